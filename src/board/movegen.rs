@@ -1,0 +1,231 @@
+//! Legal move generation under the FMJD rules.
+//!
+//! Captures are compulsory and the sequence taking the most pieces must be played;
+//! the generator only ever returns such moves, each captured set once per pair of
+//! ends (two paths capturing the same pieces between the same squares are one move).
+//! While a capture is under way the captured pieces stay on the board: they block the
+//! way and cannot be jumped twice, and the capturing piece's own start square counts
+//! as empty. A man that passes the far row during a capture stays a man.
+
+use super::bitboard::BitIter;
+use super::moves::Move;
+use super::position::{Position, Side};
+
+/// The four diagonal steps in the padded layout: towards higher numbers (Black's
+/// forward) by 5 and 6 bits, towards lower numbers (White's forward) by 5 and 6 bits.
+/// `dir ^ 2` is the opposite direction.
+#[inline(always)]
+const fn step(bits: u64, dir: usize) -> u64 {
+    match dir {
+        0 => bits << 5,
+        1 => bits << 6,
+        2 => bits >> 5,
+        _ => bits >> 6,
+    }
+}
+
+#[inline(always)]
+const fn forward_dirs(side: Side) -> [usize; 2] {
+    match side {
+        Side::White => [2, 3],
+        Side::Black => [0, 1],
+    }
+}
+
+/// The legal moves of the side to move.
+#[must_use]
+pub fn legal_moves(pos: &Position) -> Vec<Move> {
+    let mut moves = Vec::with_capacity(48);
+    generate(pos, &mut moves);
+    moves
+}
+
+/// Fills `out` (cleared first) with the legal moves of the side to move.
+pub fn generate(pos: &Position, out: &mut Vec<Move>) {
+    out.clear();
+    if has_capture(pos) {
+        generate_captures(pos, out);
+    } else {
+        generate_quiet(pos, out);
+    }
+}
+
+/// Whether the side to move must capture.
+#[must_use]
+#[inline]
+pub fn has_capture(pos: &Position) -> bool {
+    let side = pos.side_to_move();
+    let us = pos.side_bits(side);
+    let them = pos.side_bits(side.opponent());
+    let empty = pos.empty().0;
+    let men = us & !pos.king_bits();
+    for dir in 0..4 {
+        if step(step(men, dir) & them, dir) & empty != 0 {
+            return true;
+        }
+    }
+    let kings = us & pos.king_bits();
+    if kings != 0 {
+        for dir in 0..4 {
+            let mut ray = step(kings, dir);
+            while ray != 0 {
+                if step(ray & them, dir) & empty != 0 {
+                    return true;
+                }
+                ray = step(ray & empty, dir);
+            }
+        }
+    }
+    false
+}
+
+/// The number of legal moves, without listing them when no capture is possible.
+#[must_use]
+#[inline]
+pub fn count_legal(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    if has_capture(pos) {
+        scratch.clear();
+        generate_captures(pos, scratch);
+        return scratch.len() as u64;
+    }
+    let side = pos.side_to_move();
+    let us = pos.side_bits(side);
+    let empty = pos.empty().0;
+    let men = us & !pos.king_bits();
+    let [a, b] = forward_dirs(side);
+    let mut count = (step(men, a) & empty).count_ones() + (step(men, b) & empty).count_ones();
+    let kings = us & pos.king_bits();
+    if kings != 0 {
+        for dir in 0..4 {
+            let mut ray = step(kings, dir) & empty;
+            while ray != 0 {
+                count += ray.count_ones();
+                ray = step(ray, dir) & empty;
+            }
+        }
+    }
+    count as u64
+}
+
+fn generate_quiet(pos: &Position, out: &mut Vec<Move>) {
+    let side = pos.side_to_move();
+    let us = pos.side_bits(side);
+    let empty = pos.empty().0;
+    let men = us & !pos.king_bits();
+    for dir in forward_dirs(side) {
+        for to in BitIter(step(men, dir) & empty) {
+            let from = step(1u64 << to, dir ^ 2).trailing_zeros();
+            out.push(Move::from_bits(from, to, 0));
+        }
+    }
+    for from in BitIter(us & pos.king_bits()) {
+        for dir in 0..4 {
+            let mut to = step(1u64 << from, dir) & empty;
+            while to != 0 {
+                out.push(Move::from_bits(from, to.trailing_zeros(), 0));
+                to = step(to, dir) & empty;
+            }
+        }
+    }
+}
+
+/// Appends the maximum captures; `out` must be empty.
+fn generate_captures(pos: &Position, out: &mut Vec<Move>) {
+    let side = pos.side_to_move();
+    let us = pos.side_bits(side);
+    let them = pos.side_bits(side.opponent());
+    let empty = pos.empty().0;
+    let mut search = CaptureSearch { out, best: 1, from: 0, enemy: them, empty };
+    let men = us & !pos.king_bits();
+    // Only men with a first jump are explored: a man at x jumps in `dir` when
+    // x + dir holds an enemy and x + 2 dir is empty.
+    let mut starters = 0;
+    for dir in 0..4 {
+        starters |= step(step(empty, dir ^ 2) & them, dir ^ 2);
+    }
+    let starters = starters & men;
+    for from in BitIter(starters) {
+        let at = 1u64 << from;
+        search.from = from;
+        search.empty = empty | at;
+        search.man(at, 0, 0);
+    }
+    for from in BitIter(us & pos.king_bits()) {
+        let at = 1u64 << from;
+        search.from = from;
+        search.empty = empty | at;
+        search.king(at, 0, 0, 4);
+    }
+}
+
+struct CaptureSearch<'a> {
+    out: &'a mut Vec<Move>,
+    /// The most pieces any sequence found so far takes (at least one).
+    best: u32,
+    from: u32,
+    enemy: u64,
+    /// Empty squares, the capturing piece's start square included.
+    empty: u64,
+}
+
+impl CaptureSearch<'_> {
+    fn man(&mut self, at: u64, captured: u64, count: u32) {
+        let mut extended = false;
+        for dir in 0..4 {
+            let over = step(at, dir) & self.enemy & !captured;
+            if over != 0 {
+                let land = step(over, dir);
+                if land & self.empty != 0 {
+                    extended = true;
+                    self.man(land, captured | over, count + 1);
+                }
+            }
+        }
+        if !extended {
+            self.emit(at, captured, count);
+        }
+    }
+
+    /// `back` is the direction the king came from (4 at the start): a jump that way
+    /// would meet the piece just captured, so it is not tried.
+    fn king(&mut self, at: u64, captured: u64, count: u32, back: usize) {
+        let mut extended = false;
+        for dir in 0..4 {
+            if dir == back {
+                continue;
+            }
+            let mut over = step(at, dir);
+            while over & self.empty != 0 {
+                over = step(over, dir);
+            }
+            if over & self.enemy & !captured != 0 {
+                let mut land = step(over, dir) & self.empty;
+                while land != 0 {
+                    extended = true;
+                    self.king(land, captured | over, count + 1, dir ^ 2);
+                    land = step(land, dir) & self.empty;
+                }
+            }
+        }
+        if !extended {
+            self.emit(at, captured, count);
+        }
+    }
+
+    #[inline]
+    fn emit(&mut self, at: u64, captured: u64, count: u32) {
+        if count < self.best {
+            return;
+        }
+        if count > self.best {
+            self.best = count;
+            self.out.clear();
+        }
+        let mv = Move::from_bits(self.from, at.trailing_zeros(), captured);
+        // One capture can only be reached one way; longer ones may repeat by another path.
+        if count > 1 && self.out.contains(&mv) {
+            return;
+        }
+        self.out.push(mv);
+    }
+}

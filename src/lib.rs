@@ -1,0 +1,4 @@
+//! Kroon: an international draughts engine (10x10, FMJD rules).
+#![forbid(unsafe_code)]
+
+pub mod board;
