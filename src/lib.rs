@@ -2,3 +2,5 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+pub mod game;
+pub mod cli;

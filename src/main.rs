@@ -1,9 +1,16 @@
-fn main() {
-    let pos = kroon::board::Position::initial();
-    let d: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(6);
-    for depth in 1..=d {
-        let t = std::time::Instant::now();
-        let n = kroon::board::perft::perft(&pos, depth);
-        println!("{depth} {n} {:.3}", t.elapsed().as_secs_f64());
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = kroon::cli::Cli::parse();
+    match kroon::cli::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("kroon: {message}");
+            ExitCode::FAILURE
+        }
     }
 }

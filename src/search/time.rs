@@ -1,0 +1,124 @@
+//! Search limits and the time each one allows.
+
+use std::time::Duration;
+
+/// How long a search may run: one value per Hub `level` form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Complete this many iterations (plies of nominal depth), then stop.
+    Depth(u32),
+    /// Stop after about this many nodes (checked every 1024 nodes, so a search
+    /// overshoots by less than that per thread).
+    Nodes(u64),
+    /// Use this much time for the move (minus a small safety margin).
+    MoveTime(Duration),
+    /// A game clock. `remaining` is the player's time now, with this move's increment
+    /// already credited; `increment` is what each later move adds; `moves_to_go` is the
+    /// number of moves until the next time control (None: sudden death or
+    /// increment-only).
+    Clock {
+        remaining: Duration,
+        increment: Duration,
+        moves_to_go: Option<u32>,
+    },
+    /// Until stopped (or until the search has nothing left to find).
+    Infinite,
+}
+
+/// Time to spend on a move: after `soft` no new iteration starts (and one that is
+/// unlikely to finish is not started); at `hard` the search stops at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+/// Kept back from every move for the engine-GUI round trip and process scheduling,
+/// which the search cannot see.
+const OVERHEAD: Duration = Duration::from_millis(30);
+
+/// Moves we plan for when the clock does not say how many remain. Draughts games
+/// last 50-70 moves; planning for this many left keeps a reserve at every stage.
+const MOVES_HORIZON: u32 = 30;
+
+impl Budget {
+    /// The time a limit allows, or None when it sets no clock (depth, nodes, infinite).
+    #[must_use]
+    pub fn for_limit(limit: Limit) -> Option<Budget> {
+        match limit {
+            Limit::Depth(_) | Limit::Nodes(_) | Limit::Infinite => None,
+            Limit::MoveTime(t) => {
+                // A fixed move time is a promise: keep a margin that scales down for
+                // very short times instead of eating them whole.
+                let margin = OVERHEAD.min(t / 5);
+                let t = t.saturating_sub(margin);
+                Some(Budget { soft: t, hard: t })
+            }
+            Limit::Clock {
+                remaining,
+                increment,
+                moves_to_go,
+            } => {
+                let available = remaining.saturating_sub(OVERHEAD.min(remaining / 4));
+                let horizon = moves_to_go.unwrap_or(MOVES_HORIZON).clamp(1, MOVES_HORIZON);
+                // The last move before a time control may use most of what is left;
+                // otherwise never more than a fraction, so a fail-low cannot flag.
+                let ceiling = if horizon == 1 { available * 3 / 4 } else { available * 2 / 5 };
+                let soft = (available / horizon + increment * 3 / 4).min(ceiling);
+                let hard = (soft * 4).min(ceiling);
+                Some(Budget { soft, hard })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn no_clock_forms() {
+        assert_eq!(Budget::for_limit(Limit::Depth(10)), None);
+        assert_eq!(Budget::for_limit(Limit::Nodes(1000)), None);
+        assert_eq!(Budget::for_limit(Limit::Infinite), None);
+    }
+
+    #[test]
+    fn move_time_keeps_a_margin() {
+        let b = Budget::for_limit(Limit::MoveTime(ms(1000))).unwrap();
+        assert_eq!(b.hard, ms(970));
+        assert_eq!(b.soft, b.hard);
+        let b = Budget::for_limit(Limit::MoveTime(ms(50))).unwrap();
+        assert_eq!(b.hard, ms(40));
+    }
+
+    #[test]
+    fn sudden_death_spreads_the_time() {
+        let b = Budget::for_limit(Limit::Clock { remaining: ms(60_000), increment: ms(0), moves_to_go: None }).unwrap();
+        assert!(b.soft >= ms(1500) && b.soft <= ms(2500), "{b:?}");
+        assert!(b.hard <= ms(24_000) && b.hard >= b.soft);
+    }
+
+    #[test]
+    fn increment_is_used_but_never_the_whole_clock() {
+        let b = Budget::for_limit(Limit::Clock { remaining: ms(60_000), increment: ms(100), moves_to_go: None }).unwrap();
+        assert!(b.soft > ms(2000));
+        // Down to the increment alone: stay well inside it.
+        let b = Budget::for_limit(Limit::Clock { remaining: ms(100), increment: ms(100), moves_to_go: None }).unwrap();
+        assert!(b.hard <= ms(40), "{b:?}");
+        let b = Budget::for_limit(Limit::Clock { remaining: ms(0), increment: ms(0), moves_to_go: None }).unwrap();
+        assert_eq!(b.hard, ms(0));
+    }
+
+    #[test]
+    fn moves_to_go() {
+        let b = Budget::for_limit(Limit::Clock { remaining: ms(10_000), increment: ms(0), moves_to_go: Some(10) }).unwrap();
+        assert!(b.soft >= ms(900) && b.soft <= ms(1000), "{b:?}");
+        let last = Budget::for_limit(Limit::Clock { remaining: ms(10_000), increment: ms(0), moves_to_go: Some(1) }).unwrap();
+        assert!(last.hard <= ms(7500) && last.soft >= ms(7000), "{last:?}");
+    }
+}
