@@ -115,7 +115,9 @@ impl Not for Bitboard {
 
 impl fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.squares().map(|s| s.number())).finish()
+        f.debug_set()
+            .entries(self.squares().map(|s| s.number()))
+            .finish()
     }
 }
 
@@ -132,9 +134,15 @@ mod tests {
 
     #[test]
     fn promotion_rows() {
-        let white: Vec<u8> = Bitboard(WHITE_PROMOTION).squares().map(|s| s.number()).collect();
+        let white: Vec<u8> = Bitboard(WHITE_PROMOTION)
+            .squares()
+            .map(|s| s.number())
+            .collect();
         assert_eq!(white, [1, 2, 3, 4, 5]);
-        let black: Vec<u8> = Bitboard(BLACK_PROMOTION).squares().map(|s| s.number()).collect();
+        let black: Vec<u8> = Bitboard(BLACK_PROMOTION)
+            .squares()
+            .map(|s| s.number())
+            .collect();
         assert_eq!(black, [46, 47, 48, 49, 50]);
     }
 }

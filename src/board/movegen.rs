@@ -65,36 +65,40 @@ pub fn has_capture(pos: &Position) -> bool {
         }
     }
     let kings = us & pos.king_bits();
-    if kings != 0 {
-        for dir in 0..4 {
-            let mut ray = step(kings, dir);
-            while ray != 0 {
-                if step(ray & them, dir) & empty != 0 {
-                    return true;
-                }
-                ray = step(ray & empty, dir);
-            }
-        }
-    }
-    false
+    kings != 0 && kings_can_capture(kings, them, empty)
 }
 
-/// The number of legal moves, without listing them when no capture is possible.
+/// The number of legal moves, without listing them where the board's shape allows:
+/// quiet moves by popcount, and captures when each is a single jump by a man.
 #[must_use]
 #[inline]
 pub fn count_legal(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
-    if has_capture(pos) {
+    let side = pos.side_to_move();
+    let us = pos.side_bits(side);
+    let them = pos.side_bits(side.opponent());
+    let empty = pos.empty().0;
+    let men = us & !pos.king_bits();
+    let kings = us & pos.king_bits();
+    // Squares from which a jump in each direction is possible.
+    let mut can_jump = [0u64; 4];
+    let mut men_jump = 0;
+    for dir in 0..4 {
+        can_jump[dir] = step(step(empty, dir ^ 2) & them, dir ^ 2);
+        men_jump |= men & can_jump[dir];
+    }
+    let kings_jump = kings != 0 && kings_can_capture(kings, them, empty);
+    if men_jump != 0 || kings_jump {
+        if !kings_jump {
+            if let Some(n) = count_single_jumps(men, &can_jump) {
+                return n;
+            }
+        }
         scratch.clear();
         generate_captures(pos, scratch);
         return scratch.len() as u64;
     }
-    let side = pos.side_to_move();
-    let us = pos.side_bits(side);
-    let empty = pos.empty().0;
-    let men = us & !pos.king_bits();
     let [a, b] = forward_dirs(side);
     let mut count = (step(men, a) & empty).count_ones() + (step(men, b) & empty).count_ones();
-    let kings = us & pos.king_bits();
     if kings != 0 {
         for dir in 0..4 {
             let mut ray = step(kings, dir) & empty;
@@ -105,6 +109,43 @@ pub fn count_legal(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
         }
     }
     count as u64
+}
+
+#[inline]
+fn kings_can_capture(kings: u64, them: u64, empty: u64) -> bool {
+    for dir in 0..4 {
+        let mut ray = step(kings, dir);
+        while ray != 0 {
+            if step(ray & them, dir) & empty != 0 {
+                return true;
+            }
+            ray = step(ray & empty, dir);
+        }
+    }
+    false
+}
+
+/// The number of captures when no man can jump on after its first jump: then every
+/// (man, direction) jump is one distinct legal move. `None` when some man can.
+#[inline]
+fn count_single_jumps(men: u64, can_jump: &[u64; 4]) -> Option<u64> {
+    let mut count = 0;
+    for dir in 0..4 {
+        let jumpers = men & can_jump[dir];
+        if jumpers == 0 {
+            continue;
+        }
+        let landings = step(step(jumpers, dir), dir);
+        // Going back the way it came would jump the captured piece again; every other
+        // direction sees the board as before the jump (the start square lies behind).
+        for (next, &squares) in can_jump.iter().enumerate() {
+            if next != dir ^ 2 && landings & squares != 0 {
+                return None;
+            }
+        }
+        count += u64::from(jumpers.count_ones());
+    }
+    Some(count)
 }
 
 fn generate_quiet(pos: &Position, out: &mut Vec<Move>) {
@@ -135,7 +176,13 @@ fn generate_captures(pos: &Position, out: &mut Vec<Move>) {
     let us = pos.side_bits(side);
     let them = pos.side_bits(side.opponent());
     let empty = pos.empty().0;
-    let mut search = CaptureSearch { out, best: 1, from: 0, enemy: them, empty };
+    let mut search = CaptureSearch {
+        out,
+        best: 1,
+        from: 0,
+        enemy: them,
+        empty,
+    };
     let men = us & !pos.king_bits();
     // Only men with a first jump are explored: a man at x jumps in `dir` when
     // x + dir holds an enemy and x + 2 dir is empty.

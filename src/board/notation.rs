@@ -62,7 +62,11 @@ impl Position {
         let side = match fields.next().map(str::trim) {
             Some("W") | Some("w") => Side::White,
             Some("B") | Some("b") => Side::Black,
-            _ => return syntax(format!("FEN '{text}' must start with the side to move, W or B")),
+            _ => {
+                return syntax(format!(
+                    "FEN '{text}' must start with the side to move, W or B"
+                ))
+            }
         };
         let mut sides = [Bitboard::EMPTY; 2];
         let mut kings = Bitboard::EMPTY;
@@ -89,7 +93,9 @@ impl Position {
                     None => (squares, squares),
                 };
                 let (Some(first), Some(last)) = (parse_square(first), parse_square(last)) else {
-                    return syntax(format!("'{item}' in FEN is not a square 1-50 or a range of them"));
+                    return syntax(format!(
+                        "'{item}' in FEN is not a square 1-50 or a range of them"
+                    ));
                 };
                 if first > last {
                     return syntax(format!("range '{item}' in FEN runs backwards"));
@@ -123,7 +129,13 @@ impl Position {
             let list: Vec<String> = self
                 .pieces(side)
                 .squares()
-                .map(|sq| if kings.contains(sq) { format!("K{sq}") } else { sq.to_string() })
+                .map(|sq| {
+                    if kings.contains(sq) {
+                        format!("K{sq}")
+                    } else {
+                        sq.to_string()
+                    }
+                })
                 .collect();
             out.push_str(&list.join(","));
         }
@@ -154,17 +166,28 @@ impl Position {
         self.to_board_string(['W', 'Z'], ['w', 'z', 'W', 'Z', 'e'])
     }
 
-    fn from_board_string(text: &str, sides: [char; 2], pieces: [char; 5], name: &str) -> Result<Position, PositionTextError> {
+    fn from_board_string(
+        text: &str,
+        sides: [char; 2],
+        pieces: [char; 5],
+        name: &str,
+    ) -> Result<Position, PositionTextError> {
         let chars: Vec<char> = text.chars().collect();
         if chars.len() != 51 {
-            return syntax(format!("a {name} position has 51 characters (side to move, then 50 squares), not {}", chars.len()));
+            return syntax(format!(
+                "a {name} position has 51 characters (side to move, then 50 squares), not {}",
+                chars.len()
+            ));
         }
         let side = if chars[0] == sides[0] {
             Side::White
         } else if chars[0] == sides[1] {
             Side::Black
         } else {
-            return syntax(format!("a {name} position starts with {} or {}, not '{}'", sides[0], sides[1], chars[0]));
+            return syntax(format!(
+                "a {name} position starts with {} or {}, not '{}'",
+                sides[0], sides[1], chars[0]
+            ));
         };
         let mut bb = [Bitboard::EMPTY; 3];
         for (sq, &c) in Square::all().zip(&chars[1..]) {
@@ -183,7 +206,9 @@ impl Position {
                 Some(_) => {}
                 None => {
                     let allowed: String = pieces.iter().collect();
-                    return syntax(format!("square {sq} of the {name} position is '{c}', not one of '{allowed}'"));
+                    return syntax(format!(
+                        "square {sq} of the {name} position is '{c}', not one of '{allowed}'"
+                    ));
                 }
             }
         }
@@ -276,7 +301,10 @@ pub enum MoveError {
     /// Well formed, but no legal move matches.
     Illegal(String),
     /// Several legal moves match; they are listed in Hub form.
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
 }
 
 impl fmt::Display for MoveError {
@@ -285,7 +313,11 @@ impl fmt::Display for MoveError {
             MoveError::Syntax(m) => f.write_str(m),
             MoveError::Illegal(t) => write!(f, "'{t}' is not a legal move here"),
             MoveError::Ambiguous { text, candidates } => {
-                write!(f, "'{text}' fits several legal moves: {}", candidates.join(", "))
+                write!(
+                    f,
+                    "'{text}' fits several legal moves: {}",
+                    candidates.join(", ")
+                )
             }
         }
     }
@@ -305,14 +337,24 @@ impl FromStr for MoveText {
                 "'{text}' is not a move: write 32-28 for a move, 28x19 or 28x19x23 for a capture"
             )));
         }
-        let parts: Vec<&str> = if capture { text.split(['x', 'X', ':']).collect() } else { text.split('-').collect() };
+        let parts: Vec<&str> = if capture {
+            text.split(['x', 'X', ':']).collect()
+        } else {
+            text.split('-').collect()
+        };
         let squares = parts
             .iter()
             .map(|p| parse_square(p.trim()))
             .collect::<Option<Vec<Square>>>()
-            .ok_or_else(|| MoveError::Syntax(format!("'{text}' is not a move: every part must be a square 1-50")))?;
+            .ok_or_else(|| {
+                MoveError::Syntax(format!(
+                    "'{text}' is not a move: every part must be a square 1-50"
+                ))
+            })?;
         if squares.len() < 2 || (!capture && squares.len() != 2) {
-            return Err(MoveError::Syntax(format!("'{text}' is not a move: it needs a from and a to square")));
+            return Err(MoveError::Syntax(format!(
+                "'{text}' is not a move: it needs a from and a to square"
+            )));
         }
         Ok(MoveText { squares, capture })
     }
@@ -326,21 +368,33 @@ impl MoveText {
         let text = self.to_string();
         let ends: Vec<Move> = legal.iter().copied().filter(|m| m.from() == from).collect();
         let candidates: Vec<Move> = if !self.capture {
-            ends.into_iter().filter(|m| m.to() == to && !m.is_capture()).collect()
+            ends.into_iter()
+                .filter(|m| m.to() == to && !m.is_capture())
+                .collect()
         } else if self.squares.len() == 2 {
-            ends.into_iter().filter(|m| m.to() == to && m.is_capture()).collect()
+            ends.into_iter()
+                .filter(|m| m.to() == to && m.is_capture())
+                .collect()
         } else {
             // Hub's form lists the captured squares; a PDN path lists landing squares.
             let captured = Bitboard::from_squares(self.squares[2..].iter().copied());
             let hub: Vec<Move> = ends
                 .iter()
                 .copied()
-                .filter(|m| m.to() == to && m.captured() == captured && m.captured().count() as usize == self.squares.len() - 2)
+                .filter(|m| {
+                    m.to() == to
+                        && m.captured() == captured
+                        && m.captured().count() as usize == self.squares.len() - 2
+                })
                 .collect();
             if hub.is_empty() {
                 let last = *self.squares.last().expect("at least two squares");
                 ends.into_iter()
-                    .filter(|m| m.to() == last && m.is_capture() && capture_path(pos, *m).is_some_and(|p| path_fits(&p, &self.squares)))
+                    .filter(|m| {
+                        m.to() == last
+                            && m.is_capture()
+                            && capture_path(pos, *m).is_some_and(|p| path_fits(&p, &self.squares))
+                    })
                     .collect()
             } else {
                 hub
@@ -349,7 +403,10 @@ impl MoveText {
         match candidates.as_slice() {
             [] => Err(MoveError::Illegal(text)),
             [one] => Ok(*one),
-            many => Err(MoveError::Ambiguous { text, candidates: many.iter().map(|m| hub_move(*m)).collect() }),
+            many => Err(MoveError::Ambiguous {
+                text,
+                candidates: many.iter().map(|m| hub_move(*m)).collect(),
+            }),
         }
     }
 }
@@ -394,9 +451,16 @@ pub fn pdn_move(pos: &Position, mv: Move) -> String {
     if !mv.is_capture() {
         return format!("{}-{}", mv.from(), mv.to());
     }
-    let twins = legal_moves(pos).iter().filter(|m| m.from() == mv.from() && m.to() == mv.to()).count();
+    let twins = legal_moves(pos)
+        .iter()
+        .filter(|m| m.from() == mv.from() && m.to() == mv.to())
+        .count();
     match capture_path(pos, mv) {
-        Some(path) if twins > 1 => path.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("x"),
+        Some(path) if twins > 1 => path
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join("x"),
         _ => format!("{}x{}", mv.from(), mv.to()),
     }
 }
@@ -414,7 +478,15 @@ pub fn capture_path(pos: &Position, mv: Move) -> Option<Vec<Square>> {
     let is_king = pos.king_bits() & from != 0;
     let empty = pos.empty().0 | from;
     let mut path = vec![mv.from_bit()];
-    if walk(from, mv.captured_bits(), 0, is_king, empty, mv.to_bit(), &mut path) {
+    if walk(
+        from,
+        mv.captured_bits(),
+        0,
+        is_king,
+        empty,
+        mv.to_bit(),
+        &mut path,
+    ) {
         Some(path.into_iter().filter_map(Square::from_bit).collect())
     } else {
         None
@@ -422,7 +494,15 @@ pub fn capture_path(pos: &Position, mv: Move) -> Option<Vec<Square>> {
 }
 
 /// Depth-first search for a jump sequence taking exactly `target` and ending on `to`.
-fn walk(at: u64, target: u64, taken: u64, king: bool, empty: u64, to: u32, path: &mut Vec<u32>) -> bool {
+fn walk(
+    at: u64,
+    target: u64,
+    taken: u64,
+    king: bool,
+    empty: u64,
+    to: u32,
+    path: &mut Vec<u32>,
+) -> bool {
     if taken == target {
         return at.trailing_zeros() == to;
     }
@@ -458,5 +538,9 @@ fn walk(at: u64, target: u64, taken: u64, king: bool, empty: u64, to: u32, path:
 /// The squares of a bitboard as text, for messages.
 #[must_use]
 pub fn squares_text(bits: Bitboard) -> String {
-    BitIter(bits.0).filter_map(Square::from_bit).map(|s| s.to_string()).collect::<Vec<_>>().join(",")
+    BitIter(bits.0)
+        .filter_map(Square::from_bit)
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }

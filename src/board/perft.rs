@@ -22,7 +22,9 @@ fn count(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
         1 => count_legal(pos, list),
         _ => {
             generate(pos, list);
-            list.iter().map(|&mv| count(&pos.play(mv), depth - 1, rest)).sum()
+            list.iter()
+                .map(|&mv| count(&pos.play_unkeyed(mv), depth - 1, rest))
+                .sum()
         }
     }
 }
@@ -33,7 +35,16 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let moves = super::movegen::legal_moves(pos);
     moves
         .par_iter()
-        .map(|&mv| (mv, if depth == 0 { 0 } else { perft(&pos.play(mv), depth - 1) }))
+        .map(|&mv| {
+            (
+                mv,
+                if depth == 0 {
+                    0
+                } else {
+                    perft(&pos.play(mv), depth - 1)
+                },
+            )
+        })
         .collect()
 }
 

@@ -83,9 +83,14 @@ pub enum PositionError {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::Overlap(s) => write!(f, "square {s} holds both a white and a black piece"),
+            PositionError::Overlap(s) => {
+                write!(f, "square {s} holds both a white and a black piece")
+            }
             PositionError::ManOnPromotionRow(s) => {
-                write!(f, "a man on square {s} stands on its promotion row (it would be a king)")
+                write!(
+                    f,
+                    "a man on square {s} stands on its promotion row (it would be a king)"
+                )
             }
             PositionError::KingWithoutPiece(s) => write!(f, "a king is marked on empty square {s}"),
         }
@@ -111,12 +116,18 @@ impl Position {
     pub fn initial() -> Position {
         let black = Bitboard::from_squares((1..=20).filter_map(Square::new));
         let white = Bitboard::from_squares((31..=50).filter_map(Square::new));
-        Position::new(white, black, Bitboard::EMPTY, Side::White).expect("the initial position is valid")
+        Position::new(white, black, Bitboard::EMPTY, Side::White)
+            .expect("the initial position is valid")
     }
 
     /// A position from its pieces, checked: no square holds two pieces, kings stand on
     /// occupied squares, and no man stands on its own promotion row.
-    pub fn new(white: Bitboard, black: Bitboard, kings: Bitboard, side: Side) -> Result<Position, PositionError> {
+    pub fn new(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Side,
+    ) -> Result<Position, PositionError> {
         let (white, black, kings) = (white.0 & ALL, black.0 & ALL, kings.0 & ALL);
         if let Some(sq) = Bitboard(white & black).squares().next() {
             return Err(PositionError::Overlap(sq));
@@ -128,7 +139,13 @@ impl Position {
         if let Some(sq) = Bitboard(bad_men).squares().next() {
             return Err(PositionError::ManOnPromotionRow(sq));
         }
-        let mut pos = Position { white, black, kings, side, key: 0 };
+        let mut pos = Position {
+            white,
+            black,
+            kings,
+            side,
+            key: 0,
+        };
         pos.key = pos.compute_key();
         Ok(pos)
     }
@@ -136,7 +153,11 @@ impl Position {
     /// The key computed from scratch (the incremental one must always equal it).
     #[must_use]
     pub fn compute_key(&self) -> Key {
-        let mut key = if self.side == Side::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        let mut key = if self.side == Side::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
         for (bits, kind) in [
             (self.white & !self.kings, 0),
             (self.black & !self.kings, 1),
@@ -208,7 +229,11 @@ impl Position {
         } else {
             return None;
         };
-        Some(if self.kings & bit != 0 { Piece::King(side) } else { Piece::Man(side) })
+        Some(if self.kings & bit != 0 {
+            Piece::King(side)
+        } else {
+            Piece::Man(side)
+        })
     }
 
     #[inline]
@@ -229,36 +254,67 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn play(&self, mv: Move) -> Position {
+        self.play_keyed::<true>(mv)
+    }
+
+    /// The successor without its key (left as in `self`): for counting nodes, where
+    /// nothing looks positions up.
+    #[must_use]
+    #[inline]
+    pub(crate) fn play_unkeyed(&self, mv: Move) -> Position {
+        self.play_keyed::<false>(mv)
+    }
+
+    #[inline(always)]
+    fn play_keyed<const KEYED: bool>(&self, mv: Move) -> Position {
         let from = 1u64 << mv.from_bit();
         let to = 1u64 << mv.to_bit();
         let side = self.side;
-        debug_assert!(self.side_bits(side) & from != 0, "move {mv:?} does not start on a piece of the side to move");
+        debug_assert!(
+            self.side_bits(side) & from != 0,
+            "move {mv:?} does not start on a piece of the side to move"
+        );
         let was_king = self.kings & from != 0;
         let promotes = !was_king
-            && to & match side {
-                Side::White => WHITE_PROMOTION,
-                Side::Black => BLACK_PROMOTION,
-            } != 0;
-        let before = if was_king { Piece::King(side) } else { Piece::Man(side) };
-        let after = if was_king || promotes { Piece::King(side) } else { Piece::Man(side) };
-        let mut key = self.key
-            ^ zobrist::BLACK_TO_MOVE
-            ^ zobrist::PIECE[before.zobrist_index()][mv.from_bit() as usize]
-            ^ zobrist::PIECE[after.zobrist_index()][mv.to_bit() as usize];
+            && to
+                & match side {
+                    Side::White => WHITE_PROMOTION,
+                    Side::Black => BLACK_PROMOTION,
+                }
+                != 0;
+        let mut key = self.key;
+        if KEYED {
+            let before = if was_king {
+                Piece::King(side)
+            } else {
+                Piece::Man(side)
+            };
+            let after = if was_king || promotes {
+                Piece::King(side)
+            } else {
+                Piece::Man(side)
+            };
+            key ^= zobrist::BLACK_TO_MOVE
+                ^ zobrist::PIECE[before.zobrist_index()][mv.from_bit() as usize]
+                ^ zobrist::PIECE[after.zobrist_index()][mv.to_bit() as usize];
+        }
 
         let captured = mv.captured_bits();
         let them = side.opponent();
         let mut kings = self.kings;
-        if captured != 0 {
+        if KEYED && captured != 0 {
             let man_kind = Piece::Man(them).zobrist_index();
             let king_kind = Piece::King(them).zobrist_index();
             for bit in BitIter(captured) {
-                let kind = if kings & (1 << bit) != 0 { king_kind } else { man_kind };
+                let kind = if kings & (1 << bit) != 0 {
+                    king_kind
+                } else {
+                    man_kind
+                };
                 key ^= zobrist::PIECE[kind][bit as usize];
             }
-            kings &= !captured;
         }
-        kings &= !from;
+        kings &= !(captured | from);
         if was_king || promotes {
             kings |= to;
         }
@@ -273,7 +329,13 @@ impl Position {
                 white &= !captured;
             }
         }
-        Position { white, black, kings, side: them, key }
+        Position {
+            white,
+            black,
+            kings,
+            side: them,
+            key,
+        }
     }
 
     /// The same position with the other side to move (for tests and analysis; not a move).
@@ -301,8 +363,14 @@ mod tests {
         let pos = Position::initial();
         assert_eq!(pos.pieces(Side::White).count(), 20);
         assert_eq!(pos.pieces(Side::Black).count(), 20);
-        assert_eq!(pos.piece_at(Square::new(31).unwrap()), Some(Piece::Man(Side::White)));
-        assert_eq!(pos.piece_at(Square::new(20).unwrap()), Some(Piece::Man(Side::Black)));
+        assert_eq!(
+            pos.piece_at(Square::new(31).unwrap()),
+            Some(Piece::Man(Side::White))
+        );
+        assert_eq!(
+            pos.piece_at(Square::new(20).unwrap()),
+            Some(Piece::Man(Side::Black))
+        );
         assert_eq!(pos.piece_at(Square::new(25).unwrap()), None);
         assert_eq!(pos.key(), pos.compute_key());
     }
