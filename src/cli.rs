@@ -17,6 +17,15 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes of the legal move tree (checks and times the move generator).
     Perft(PerftArgs),
+    /// Search fixed positions to a fixed depth on one thread; prints the node signature.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Nominal search depth for every position.
+    #[arg(long, short, default_value_t = crate::bench::DEFAULT_DEPTH)]
+    pub depth: u32,
 }
 
 #[derive(clap::Args, Debug)]
@@ -39,11 +48,13 @@ pub struct PerftArgs {
 pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Perft(args) => run_perft(&args),
+        Command::Bench(args) => run_bench(&args),
     }
 }
 
 fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }
@@ -55,7 +66,9 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
 
 fn run_perft(args: &PerftArgs) -> Result<(), String> {
     let pos = match &args.fen {
-        Some(text) => text.parse::<Position>().map_err(|e| format!("bad --fen: {e}"))?,
+        Some(text) => text
+            .parse::<Position>()
+            .map_err(|e| format!("bad --fen: {e}"))?,
         None => Position::initial(),
     };
     let pool = thread_pool(args.threads)?;
@@ -75,12 +88,37 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
                 } else {
                     perft::perft(&pos, depth)
                 };
-                println!("perft({depth}) = {total}  ({:.3} s)", start.elapsed().as_secs_f64());
+                println!(
+                    "perft({depth}) = {total}  ({:.3} s)",
+                    start.elapsed().as_secs_f64()
+                );
             }
         }
         // The figures of the deepest count alone, the one a perft timing quotes.
         let time = start.elapsed().as_secs_f64();
-        println!("nodes={total} time={time:.3} nps={:.0}", total as f64 / time.max(1e-9));
+        println!(
+            "nodes={total} time={time:.3} nps={:.0}",
+            total as f64 / time.max(1e-9)
+        );
     });
+    Ok(())
+}
+
+fn run_bench(args: &BenchArgs) -> Result<(), String> {
+    let (nodes, time) = crate::bench::run(args.depth, |line| {
+        println!(
+            "{:<90} {:>8} {:>7} nodes={} time={:.3}",
+            line.fen,
+            line.best_move,
+            line.score.to_string(),
+            line.nodes,
+            line.time.as_secs_f64()
+        );
+    });
+    let secs = time.as_secs_f64();
+    println!(
+        "nodes={nodes} time={secs:.3} nps={:.0}",
+        nodes as f64 / secs.max(1e-9)
+    );
     Ok(())
 }

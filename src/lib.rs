@@ -1,6 +1,10 @@
 //! Kroon: an international draughts engine (10x10, FMJD rules).
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod board;
-pub mod game;
 pub mod cli;
+pub mod engine;
+pub mod eval;
+pub mod game;
+pub mod search;

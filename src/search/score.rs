@@ -71,7 +71,7 @@ impl Score {
     /// A decisive score as stored at `ply` plies from the root, made relative to the
     /// node that stores it (so it can be reused at another ply).
     #[must_use]
-    pub(crate) const fn to_tt(self, ply: u32) -> Score {
+    pub(crate) const fn stored_at(self, ply: u32) -> Score {
         if self.0 >= Score::WIN_BAND {
             Score(self.0 + ply as i32)
         } else if self.0 <= -Score::WIN_BAND {
@@ -81,9 +81,9 @@ impl Score {
         }
     }
 
-    /// The inverse of [`Score::to_tt`].
+    /// The inverse of [`Score::stored_at`].
     #[must_use]
-    pub(crate) const fn from_tt(self, ply: u32) -> Score {
+    pub(crate) const fn loaded_at(self, ply: u32) -> Score {
         if self.0 >= Score::WIN_BAND {
             Score(self.0 - ply as i32)
         } else if self.0 <= -Score::WIN_BAND {
@@ -134,9 +134,9 @@ mod tests {
     #[test]
     fn tt_round_trip() {
         for s in [Score::win_in(7), Score::loss_in(9), Score(33)] {
-            assert_eq!(s.to_tt(5).from_tt(5), s);
+            assert_eq!(s.stored_at(5).loaded_at(5), s);
         }
         // A win in 2 from a node at ply 5 is a win in 7 from the root.
-        assert_eq!(Score::win_in(7).to_tt(5).from_tt(0), Score::win_in(2));
+        assert_eq!(Score::win_in(7).stored_at(5).loaded_at(0), Score::win_in(2));
     }
 }

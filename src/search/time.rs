@@ -63,7 +63,11 @@ impl Budget {
                 let horizon = moves_to_go.unwrap_or(MOVES_HORIZON).clamp(1, MOVES_HORIZON);
                 // The last move before a time control may use most of what is left;
                 // otherwise never more than a fraction, so a fail-low cannot flag.
-                let ceiling = if horizon == 1 { available * 3 / 4 } else { available * 2 / 5 };
+                let ceiling = if horizon == 1 {
+                    available * 3 / 4
+                } else {
+                    available * 2 / 5
+                };
                 let soft = (available / horizon + increment * 3 / 4).min(ceiling);
                 let hard = (soft * 4).min(ceiling);
                 Some(Budget { soft, hard })
@@ -98,27 +102,57 @@ mod tests {
 
     #[test]
     fn sudden_death_spreads_the_time() {
-        let b = Budget::for_limit(Limit::Clock { remaining: ms(60_000), increment: ms(0), moves_to_go: None }).unwrap();
+        let b = Budget::for_limit(Limit::Clock {
+            remaining: ms(60_000),
+            increment: ms(0),
+            moves_to_go: None,
+        })
+        .unwrap();
         assert!(b.soft >= ms(1500) && b.soft <= ms(2500), "{b:?}");
         assert!(b.hard <= ms(24_000) && b.hard >= b.soft);
     }
 
     #[test]
     fn increment_is_used_but_never_the_whole_clock() {
-        let b = Budget::for_limit(Limit::Clock { remaining: ms(60_000), increment: ms(100), moves_to_go: None }).unwrap();
+        let b = Budget::for_limit(Limit::Clock {
+            remaining: ms(60_000),
+            increment: ms(100),
+            moves_to_go: None,
+        })
+        .unwrap();
         assert!(b.soft > ms(2000));
         // Down to the increment alone: stay well inside it.
-        let b = Budget::for_limit(Limit::Clock { remaining: ms(100), increment: ms(100), moves_to_go: None }).unwrap();
+        let b = Budget::for_limit(Limit::Clock {
+            remaining: ms(100),
+            increment: ms(100),
+            moves_to_go: None,
+        })
+        .unwrap();
         assert!(b.hard <= ms(40), "{b:?}");
-        let b = Budget::for_limit(Limit::Clock { remaining: ms(0), increment: ms(0), moves_to_go: None }).unwrap();
+        let b = Budget::for_limit(Limit::Clock {
+            remaining: ms(0),
+            increment: ms(0),
+            moves_to_go: None,
+        })
+        .unwrap();
         assert_eq!(b.hard, ms(0));
     }
 
     #[test]
     fn moves_to_go() {
-        let b = Budget::for_limit(Limit::Clock { remaining: ms(10_000), increment: ms(0), moves_to_go: Some(10) }).unwrap();
+        let b = Budget::for_limit(Limit::Clock {
+            remaining: ms(10_000),
+            increment: ms(0),
+            moves_to_go: Some(10),
+        })
+        .unwrap();
         assert!(b.soft >= ms(900) && b.soft <= ms(1000), "{b:?}");
-        let last = Budget::for_limit(Limit::Clock { remaining: ms(10_000), increment: ms(0), moves_to_go: Some(1) }).unwrap();
+        let last = Budget::for_limit(Limit::Clock {
+            remaining: ms(10_000),
+            increment: ms(0),
+            moves_to_go: Some(1),
+        })
+        .unwrap();
         assert!(last.hard <= ms(7500) && last.soft >= ms(7000), "{last:?}");
     }
 }

@@ -1,0 +1,191 @@
+//! The engine facade: the one type every front end (Hub, DXP, text mode, matches,
+//! bench) drives. It owns the options and the transposition table, starts searches
+//! on their own threads, and reports through a callback; it never reads input or
+//! prints protocol text.
+//!
+//! ```
+//! use kroon::engine::{Engine, EngineOptions, Limit};
+//! use kroon::game::Game;
+//!
+//! let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 16 });
+//! let game = Game::new();
+//! let result = engine.search_blocking(&game, Limit::Depth(6));
+//! assert!(result.best_move.is_some());
+//! ```
+
+use crate::game::Game;
+use crate::search::threads::{self, Control, SearchParams};
+use crate::search::tt::TranspositionTable;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+pub use crate::search::{GoMode, Info, Limit, Score, SearchResult};
+
+/// Engine options, as a front end sets them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Search threads (at least 1).
+    pub threads: usize,
+    /// Transposition table size in MiB (at least 1).
+    pub hash_mb: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            threads: 1,
+            hash_mb: 64,
+        }
+    }
+}
+
+/// A searching engine. One search runs at a time; [`Engine::go`] returns at once
+/// and [`Engine::wait`] collects the result.
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    control: Option<Arc<Control>>,
+    handle: Option<JoinHandle<SearchResult>>,
+}
+
+impl Engine {
+    /// An idle engine with an empty table of `options.hash_mb` MiB.
+    #[must_use]
+    pub fn new(options: EngineOptions) -> Engine {
+        let options = EngineOptions {
+            threads: options.threads.max(1),
+            hash_mb: options.hash_mb.max(1),
+        };
+        Engine {
+            options,
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            control: None,
+            handle: None,
+        }
+    }
+
+    /// The options in force.
+    #[must_use]
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// Threads for the next search (at least 1).
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.max(1);
+    }
+
+    /// Resizes (and so clears) the table; a search under way finishes first.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        let mb = mb.max(1);
+        if mb != self.options.hash_mb {
+            self.finish();
+            self.options.hash_mb = mb;
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
+    }
+
+    /// The next search is unrelated to the last: forget the table. A search under way
+    /// is stopped first (its result is dropped).
+    pub fn new_game(&mut self) {
+        self.finish();
+        self.tt.clear();
+    }
+
+    /// Starts searching the game's current position and returns at once. The game's
+    /// earlier positions count for repetitions, and its draw clock for the 25-, 16-
+    /// and 5-move rules. `on_info` is called on the search thread after each
+    /// completed iteration. A search already running is stopped and its result
+    /// dropped. Call [`Engine::wait`] for the result.
+    pub fn go(
+        &mut self,
+        game: &Game,
+        limit: Limit,
+        mode: GoMode,
+        on_info: impl FnMut(&Info) + Send + 'static,
+    ) {
+        self.finish();
+        let params = SearchParams {
+            position: *game.position(),
+            keys: game.keys().to_vec(),
+            clock: game.draw_clock(),
+            limit,
+            mode,
+            threads: self.options.threads,
+        };
+        let control = Arc::new(Control::new(limit, mode));
+        let tt = Arc::clone(&self.tt);
+        let shared = Arc::clone(&control);
+        let mut on_info = on_info;
+        self.control = Some(control);
+        self.handle = Some(
+            std::thread::Builder::new()
+                .name("kroon-search".into())
+                .spawn(move || threads::run(params, &tt, &shared, &mut on_info))
+                .expect("the system can start a thread"),
+        );
+    }
+
+    /// Asks the search to end now; [`Engine::wait`] then returns its best move so
+    /// far. Harmless when idle.
+    pub fn stop(&self) {
+        if let Some(control) = &self.control {
+            control.stop();
+        }
+    }
+
+    /// The expected move was played: a ponder search becomes a normal timed search,
+    /// its clock starting now. Harmless otherwise.
+    pub fn ponder_hit(&self) {
+        if let Some(control) = &self.control {
+            control.ponder_hit();
+        }
+    }
+
+    /// Whether a search is still running (false once it ended, even before `wait`).
+    #[must_use]
+    pub fn is_searching(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Blocks until the search ends by itself or after [`Engine::stop`], and returns
+    /// its result. Without a search started by `go`, returns at once a result with no
+    /// move.
+    pub fn wait(&mut self) -> SearchResult {
+        self.control = None;
+        match self.handle.take() {
+            Some(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: Score::DRAW,
+                depth: 0,
+                nodes: 0,
+                time: std::time::Duration::ZERO,
+                pv: Vec::new(),
+            },
+        }
+    }
+
+    /// Searches in Think mode and waits for the result, without progress reports.
+    pub fn search_blocking(&mut self, game: &Game, limit: Limit) -> SearchResult {
+        self.go(game, limit, GoMode::Think, |_| {});
+        self.wait()
+    }
+
+    /// Stops and collects a search under way, if any.
+    fn finish(&mut self) {
+        if self.handle.is_some() {
+            self.stop();
+            let _ = self.wait();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

@@ -1,0 +1,434 @@
+//! One search thread: iterative deepening with aspiration windows over a principal
+//! variation search, and a quiescence search that plays out pending captures.
+
+use super::ordering::{History, Killers, Reductions, KILLER_SCORES, MAX_PLY, TT_MOVE_SCORE};
+use super::score::Score;
+use super::threads::Control;
+use super::tt::{Bound, TranspositionTable};
+use crate::board::movegen::{generate, has_capture};
+use crate::board::{Key, Move, Position, Side};
+use crate::eval::evaluate;
+use crate::game::DrawClock;
+
+/// Nodes a thread counts before it publishes them and looks at the clock.
+const FLUSH_NODES: u64 = 1024;
+
+/// What one completed iteration found.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: u32,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+/// Per-ply scratch: the generated moves and their ordering scores.
+struct Frame {
+    moves: Vec<Move>,
+    scores: Vec<i32>,
+    pv: Vec<Move>,
+}
+
+/// A search thread's own state. Only the TT and the [`Control`] are shared.
+pub struct Worker<'a> {
+    pub id: usize,
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    /// Keys of the game before the root and of the path from the root; the current
+    /// node's key is last.
+    keys: Vec<Key>,
+    frames: Vec<Frame>,
+    killers: Killers,
+    history: History,
+    reductions: Reductions,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    pub stopped: bool,
+}
+
+#[inline]
+fn men_can_step(pos: &Position) -> bool {
+    let side = pos.side_to_move();
+    let empty = pos.empty().0;
+    let men = pos.men(side).0;
+    let kings = pos.kings(side).0;
+    let forward = match side {
+        Side::White => (men >> 5) | (men >> 6),
+        Side::Black => (men << 5) | (men << 6),
+    };
+    let king_steps = (kings >> 5) | (kings >> 6) | (kings << 5) | (kings << 6);
+    (forward | king_steps) & empty != 0
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for a search from the position whose key ends `keys` (the game's keys,
+    /// oldest first).
+    pub fn new(
+        id: usize,
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        keys: Vec<Key>,
+    ) -> Worker<'a> {
+        let frames = (0..=MAX_PLY + 1)
+            .map(|_| Frame {
+                moves: Vec::with_capacity(64),
+                scores: Vec::with_capacity(64),
+                pv: Vec::with_capacity(32),
+            })
+            .collect();
+        Worker {
+            id,
+            tt,
+            control,
+            keys,
+            frames,
+            killers: Killers::new(),
+            history: History::new(),
+            reductions: Reductions::new(),
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            stopped: false,
+        }
+    }
+
+    /// Nodes this worker visited.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes + self.unflushed
+    }
+
+    /// Publishes the node count and lets the control decide whether to stop.
+    #[inline]
+    fn count_node(&mut self) {
+        self.unflushed += 1;
+        if self.unflushed >= FLUSH_NODES {
+            self.flush();
+        }
+    }
+
+    pub fn flush(&mut self) {
+        self.nodes += self.unflushed;
+        self.control.add_nodes(self.unflushed, self.id);
+        self.unflushed = 0;
+        if self.control.is_stopped() {
+            self.stopped = true;
+        }
+    }
+
+    /// Searches to `depth` plies with an aspiration window around `guess`. None if the
+    /// search was stopped before the iteration completed.
+    pub fn iterate(
+        &mut self,
+        root: &Position,
+        clock: DrawClock,
+        depth: u32,
+        guess: Option<Score>,
+    ) -> Option<Iteration> {
+        self.seldepth = 0;
+        let depth = depth as i32;
+        let mut delta = 18;
+        let (mut alpha, mut beta) = match guess {
+            Some(g) if depth >= 5 && !g.is_decisive() => (Score(g.0 - delta), Score(g.0 + delta)),
+            _ => (-Score::INFINITE, Score::INFINITE),
+        };
+        loop {
+            let score = self.search(root, clock, alpha, beta, depth, 0, true);
+            if self.stopped {
+                return None;
+            }
+            if score <= alpha {
+                beta = Score((alpha.0 + beta.0) / 2);
+                alpha = Score((score.0 - delta).max(-Score::INFINITE.0));
+            } else if score >= beta {
+                beta = Score((score.0 + delta).min(Score::INFINITE.0));
+            } else {
+                return Some(Iteration {
+                    depth: depth as u32,
+                    score,
+                    pv: self.frames[0].pv.clone(),
+                    seldepth: self.seldepth as u32,
+                });
+            }
+            delta += delta / 2 + 10;
+            if delta > 600 {
+                alpha = -Score::INFINITE;
+                beta = Score::INFINITE;
+            }
+        }
+    }
+
+    fn is_repetition(&self, clock: &DrawClock) -> bool {
+        let reach = clock.reversible_plies() as usize;
+        let n = self.keys.len();
+        if reach < 4 || n < 5 {
+            return false;
+        }
+        let current = self.keys[n - 1];
+        let oldest = n - 1 - reach.min(n - 1);
+        let mut i = n - 5;
+        loop {
+            if self.keys[i] == current {
+                return true;
+            }
+            if i < oldest + 2 {
+                return false;
+            }
+            i -= 2;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        clock: DrawClock,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        self.frames[ply].pv.clear();
+        if ply > 0 {
+            if clock.draw().is_some() || self.is_repetition(&clock) {
+                return Score::DRAW;
+            }
+            // A shorter win is already known above: nothing here can improve on it.
+            alpha = alpha.max(Score::loss_in(ply as u32));
+            beta = beta.min(Score::win_in(ply as u32 + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return Score::DRAW;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        let mut tt_index = None;
+        if let Some(e) = entry {
+            tt_index = e.move_index;
+            if !pv_node && e.depth >= depth {
+                let s = e.score.loaded_at(ply as u32);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        generate(pos, &mut moves);
+        if moves.is_empty() {
+            self.frames[ply].moves = moves;
+            return Score::loss_in(ply as u32);
+        }
+        let capture = moves[0].is_capture();
+
+        // Reverse futility: far enough above beta in a quiet position that a shallow
+        // search will not bring the score back. Captures pending are never judged so.
+        if !pv_node && !capture && depth <= 3 && !beta.is_decisive() {
+            let static_eval = evaluate(pos);
+            if static_eval - 90 * depth >= beta.0 {
+                self.frames[ply].moves = moves;
+                return Score(static_eval);
+            }
+        }
+
+        // A forced reply (often a single capture) costs the opponent nothing to find:
+        // do not let it use up depth.
+        let extension = i32::from(moves.len() == 1 && ply < 2 * MAX_PLY / 3);
+        let new_depth = depth - 1 + extension;
+
+        let mut scores = std::mem::take(&mut self.frames[ply].scores);
+        scores.clear();
+        let killers = self.killers.get(ply);
+        let side = pos.side_to_move();
+        for (i, &mv) in moves.iter().enumerate() {
+            let s = if tt_index == Some(i as u8) {
+                TT_MOVE_SCORE
+            } else if capture {
+                // Taking kings first.
+                (mv.captured().0 & pos.kings(side.opponent()).0).count_ones() as i32
+            } else if killers[0] == Some(mv) {
+                KILLER_SCORES[0]
+            } else if killers[1] == Some(mv) {
+                KILLER_SCORES[1]
+            } else {
+                self.history.get(side, mv)
+            };
+            scores.push(s);
+        }
+        self.killers.clear_child(ply);
+
+        let original_alpha = alpha;
+        let mut best = -Score::INFINITE;
+        let mut best_index: Option<usize> = None;
+        let mut order: [u8; 256] = [0; 256];
+        let n = moves.len().min(256);
+        for (i, o) in order.iter_mut().enumerate().take(n) {
+            *o = i as u8;
+        }
+        for i in 0..n {
+            // Selection sort, one step per move: most nodes cut off after one or two.
+            let mut best_j = i;
+            for j in i + 1..n {
+                if scores[order[j] as usize] > scores[order[best_j] as usize] {
+                    best_j = j;
+                }
+            }
+            order.swap(i, best_j);
+            let index = order[i] as usize;
+            let mv = moves[index];
+            let child = pos.play(mv);
+            let child_clock = clock.after(pos, mv, &child);
+            self.keys.push(child.key());
+
+            let score = if i == 0 {
+                -self.search(
+                    &child,
+                    child_clock,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                )
+            } else {
+                let quiet = !capture && scores[index] < KILLER_SCORES[1];
+                let mut reduction = 0;
+                if quiet && depth >= 3 && i >= 2 && !has_capture(&child) {
+                    reduction = self.reductions.get(depth, i);
+                    if pv_node {
+                        reduction -= 1;
+                    }
+                    if scores[index] > 2000 {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(
+                    &child,
+                    child_clock,
+                    Score(-alpha.0 - 1),
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    false,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.search(
+                        &child,
+                        child_clock,
+                        Score(-alpha.0 - 1),
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                    );
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(&child, child_clock, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_index = Some(index);
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.frames.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(mv);
+                        pv.extend_from_slice(&tail[0].pv);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.killers.add(ply, mv);
+                            let bonus = depth * depth;
+                            self.history.update(side, mv, bonus);
+                            // The quiet moves tried before it did not cut off.
+                            for &earlier in &order[..i] {
+                                let other = moves[earlier as usize];
+                                self.history.update(side, other, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        if !self.stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
+            self.tt
+                .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
+        }
+        self.frames[ply].moves = moves;
+        self.frames[ply].scores = scores;
+        best
+    }
+
+    /// Plays out the captures pending: a position where the side to move must capture
+    /// is never judged statically.
+    fn quiescence(&mut self, pos: &Position, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.count_node();
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if !has_capture(pos) {
+            if !men_can_step(pos) {
+                return Score::loss_in(ply as u32);
+            }
+            return Score(evaluate(pos));
+        }
+        if ply >= MAX_PLY - 1 || self.stopped {
+            return Score(evaluate(pos));
+        }
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        generate(pos, &mut moves);
+        let mut best = -Score::INFINITE;
+        for &mv in &moves {
+            let child = pos.play(mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.frames[ply].moves = moves;
+        best
+    }
+}

@@ -1,0 +1,162 @@
+//! Move ordering: the transposition-table move first, then killers, then quiet moves
+//! by their history score. Captures need no ordering among themselves beyond the TT
+//! move: the majority rule leaves only captures of the same size, and they are few.
+
+use crate::board::{Move, Side};
+
+/// The deepest ply the search reaches (extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Quiet-move history by side, from and to bit: how often the move caused a cutoff,
+/// weighted by depth, decaying towards recent results.
+pub struct History {
+    table: Vec<i32>,
+}
+
+impl History {
+    #[must_use]
+    pub fn new() -> History {
+        History {
+            table: vec![0; 2 * 64 * 64],
+        }
+    }
+
+    #[inline]
+    fn index(side: Side, mv: Move) -> usize {
+        side.index() << 12 | (mv.from_bit() as usize) << 6 | mv.to_bit() as usize
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, side: Side, mv: Move) -> i32 {
+        self.table[History::index(side, mv)]
+    }
+
+    /// Moves an entry towards ±`HISTORY_MAX` by `bonus` (positive: the move cut off),
+    /// less the closer it already is, so that scores stay bounded and recent.
+    #[inline]
+    pub fn update(&mut self, side: Side, mv: Move, bonus: i32) {
+        let entry = &mut self.table[History::index(side, mv)];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+impl Default for History {
+    fn default() -> History {
+        History::new()
+    }
+}
+
+/// Two quiet moves per ply that recently caused a cutoff there.
+pub struct Killers {
+    moves: Vec<[Option<Move>; 2]>,
+}
+
+impl Killers {
+    #[must_use]
+    pub fn new() -> Killers {
+        Killers {
+            moves: vec![[None; 2]; MAX_PLY + 2],
+        }
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, ply: usize) -> [Option<Move>; 2] {
+        self.moves[ply]
+    }
+
+    #[inline]
+    pub fn add(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.moves[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+
+    /// Forgets the killers of the ply below, whose siblings differ from this node's.
+    #[inline]
+    pub fn clear_child(&mut self, ply: usize) {
+        self.moves[ply + 1] = [None; 2];
+    }
+}
+
+impl Default for Killers {
+    fn default() -> Killers {
+        Killers::new()
+    }
+}
+
+/// Ordering score of the TT move and the killers; history scores stay below these.
+pub const TT_MOVE_SCORE: i32 = 1 << 30;
+pub const KILLER_SCORES: [i32; 2] = [1 << 20, (1 << 20) - 1];
+
+/// Late-move reductions by depth and move number (both capped at 63).
+pub struct Reductions {
+    table: Vec<u8>,
+}
+
+impl Reductions {
+    #[must_use]
+    pub fn new() -> Reductions {
+        let mut table = vec![0u8; 64 * 64];
+        for depth in 1..64 {
+            for n in 1..64 {
+                let r = 0.5 + (depth as f64).ln() * (n as f64).ln() / 2.2;
+                table[depth * 64 + n] = r as u8;
+            }
+        }
+        Reductions { table }
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, depth: i32, move_number: usize) -> i32 {
+        i32::from(self.table[(depth.clamp(0, 63) as usize) * 64 + move_number.min(63)])
+    }
+}
+
+impl Default for Reductions {
+    fn default() -> Reductions {
+        Reductions::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::movegen::legal_moves;
+    use crate::board::Position;
+
+    #[test]
+    fn history_stays_bounded() {
+        let mv = legal_moves(&Position::initial())[0];
+        let mut h = History::new();
+        for _ in 0..10_000 {
+            h.update(Side::White, mv, 400);
+        }
+        assert!(h.get(Side::White, mv) <= HISTORY_MAX);
+        assert_eq!(h.get(Side::Black, mv), 0);
+    }
+
+    #[test]
+    fn killers_keep_two_distinct() {
+        let moves = legal_moves(&Position::initial());
+        let mut k = Killers::new();
+        k.add(3, moves[0]);
+        k.add(3, moves[0]);
+        k.add(3, moves[1]);
+        assert_eq!(k.get(3), [Some(moves[1]), Some(moves[0])]);
+    }
+
+    #[test]
+    fn reductions_grow() {
+        let r = Reductions::new();
+        assert!(r.get(2, 2) <= r.get(10, 20));
+        assert_eq!(r.get(1, 1), 0);
+    }
+}

@@ -1,0 +1,259 @@
+//! Lazy SMP: every thread searches the same root and shares only the transposition
+//! table, a stop flag and a node counter. Helper threads run one ply ahead of the
+//! main thread so that they fill the table with the deeper results the main thread
+//! needs next; the search ends when any thread completes the target depth.
+
+use super::alphabeta::{Iteration, Worker};
+use super::time::{Budget, Limit};
+use super::tt::TranspositionTable;
+use super::{GoMode, Info, SearchResult};
+use crate::board::movegen::legal_moves;
+use crate::board::{Key, Position};
+use crate::game::DrawClock;
+use crate::search::score::Score;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Iterations stop here even without a limit; below the ply limit with room for
+/// extensions and quiescence.
+pub const MAX_DEPTH: u32 = 100;
+
+/// What the threads of one search share besides the TT: the stop flag, the node
+/// count, the clock. Front ends reach it through the engine's `stop` and `ponder_hit`.
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    /// Nanoseconds after `start` when the clock began to run (ponder-hit moves it).
+    clock_start_ns: AtomicU64,
+    budget: Option<Budget>,
+    node_limit: Option<u64>,
+    /// The depth the main thread is searching now (helpers go one deeper).
+    main_depth: AtomicU32,
+}
+
+impl Control {
+    /// The control of a search under `limit`; a ponder search runs without its clock
+    /// until [`Control::ponder_hit`].
+    #[must_use]
+    pub fn new(limit: Limit, mode: GoMode) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(mode == GoMode::Ponder),
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+            clock_start_ns: AtomicU64::new(0),
+            budget: Budget::for_limit(limit),
+            node_limit: match limit {
+                Limit::Nodes(n) => Some(n),
+                _ => None,
+            },
+            main_depth: AtomicU32::new(0),
+        }
+    }
+
+    /// Asks every thread to stop as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    #[must_use]
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The predicted move was played: the clock starts now.
+    pub fn ponder_hit(&self) {
+        let now = self.start.elapsed().as_nanos() as u64;
+        self.clock_start_ns.store(now, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    #[must_use]
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// Nodes searched by all threads so far (published every 1024 nodes per thread).
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Time since the search began.
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Time on the clock: since the search began, or since ponder-hit.
+    fn clock_elapsed(&self) -> Duration {
+        let since = Duration::from_nanos(self.clock_start_ns.load(Ordering::Relaxed));
+        self.start.elapsed().saturating_sub(since)
+    }
+
+    pub(crate) fn add_nodes(&self, n: u64, _thread: usize) {
+        let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
+        if self.node_limit.is_some_and(|limit| total >= limit) {
+            self.stop();
+        }
+        if let Some(budget) = self.budget {
+            if !self.is_pondering() && self.clock_elapsed() >= budget.hard {
+                self.stop();
+            }
+        }
+    }
+
+    /// Whether a new iteration should not start: it would likely not finish in time.
+    fn past_soft_limit(&self) -> bool {
+        match self.budget {
+            Some(budget) if !self.is_pondering() => self.clock_elapsed() >= budget.soft / 2,
+            _ => false,
+        }
+    }
+}
+
+/// Everything one search needs besides the shared table and control.
+pub struct SearchParams {
+    pub position: Position,
+    /// Keys of the game's positions, oldest first, the root's last.
+    pub keys: Vec<Key>,
+    pub clock: DrawClock,
+    pub limit: Limit,
+    pub mode: GoMode,
+    pub threads: usize,
+}
+
+fn ponder_move(
+    tt: &TranspositionTable,
+    pos: &Position,
+    it: &Iteration,
+) -> Option<crate::board::Move> {
+    if let Some(&mv) = it.pv.get(1) {
+        return Some(mv);
+    }
+    let first = *it.pv.first()?;
+    let child = pos.play(first);
+    let index = tt.probe(child.key())?.move_index?;
+    legal_moves(&child).get(index as usize).copied()
+}
+
+/// Runs a search to its end on this thread and `threads - 1` helpers, reporting each
+/// iteration the main thread completes through `on_info`.
+pub fn run(
+    params: SearchParams,
+    tt: &TranspositionTable,
+    control: &Control,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let root = params.position;
+    let moves = legal_moves(&root);
+    let nothing = SearchResult {
+        best_move: moves.first().copied(),
+        ponder_move: None,
+        score: Score::DRAW,
+        depth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: moves.first().copied().into_iter().collect(),
+    };
+    if moves.is_empty() {
+        return SearchResult {
+            score: Score::loss_in(0),
+            ..nothing
+        };
+    }
+    if moves.len() == 1 && params.mode == GoMode::Think {
+        return nothing;
+    }
+    let max_depth = match params.limit {
+        Limit::Depth(d) => d.clamp(1, MAX_DEPTH),
+        _ => MAX_DEPTH,
+    };
+    tt.new_search();
+    let best: Mutex<Option<Iteration>> = Mutex::new(None);
+    let record = |it: &Iteration| {
+        let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|b| it.depth > b.depth) {
+            *best = Some(it.clone());
+        }
+    };
+
+    std::thread::scope(|scope| {
+        for id in 1..params.threads.max(1) {
+            let keys = params.keys.clone();
+            let record = &record;
+            let clock = params.clock;
+            scope.spawn(move || {
+                let mut worker = Worker::new(id, tt, control, keys);
+                let mut guess = None;
+                let mut depth = 1 + (id as u32 & 1);
+                while depth <= max_depth {
+                    let Some(it) = worker.iterate(&root, clock, depth, guess) else {
+                        break;
+                    };
+                    guess = Some(it.score);
+                    record(&it);
+                    if it.depth >= max_depth {
+                        control.stop();
+                        break;
+                    }
+                    let main = control.main_depth.load(Ordering::Relaxed);
+                    depth = (depth + 1).max(main + (id as u32 & 1));
+                }
+                worker.flush();
+            });
+        }
+
+        let mut worker = Worker::new(0, tt, control, params.keys.clone());
+        let mut guess = None;
+        for depth in 1..=max_depth {
+            control.main_depth.store(depth, Ordering::Relaxed);
+            let Some(it) = worker.iterate(&root, params.clock, depth, guess) else {
+                break;
+            };
+            guess = Some(it.score);
+            record(&it);
+            worker.flush();
+            let shown = best
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone()
+                .unwrap_or(it);
+            on_info(&Info {
+                depth: shown.depth,
+                seldepth: shown.seldepth,
+                score: shown.score,
+                nodes: control.nodes(),
+                time: control.elapsed(),
+                pv: shown.pv.clone(),
+            });
+            if shown.depth >= max_depth || control.past_soft_limit() {
+                break;
+            }
+        }
+        control.stop();
+        worker.flush();
+    });
+
+    let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
+    match best {
+        Some(it) => SearchResult {
+            best_move: it.pv.first().copied().or(nothing.best_move),
+            ponder_move: ponder_move(tt, &root, &it),
+            score: it.score,
+            depth: it.depth,
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            pv: it.pv,
+        },
+        None => SearchResult {
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            ..nothing
+        },
+    }
+}

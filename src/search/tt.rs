@@ -1,0 +1,307 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! An entry is two `AtomicU64`s: `check = key ^ data` and `data`. Threads read and
+//! write the two words separately, so a reader can see one word from one store and
+//! the other from another; such a torn pair fails `check ^ data == key` and is
+//! treated as a miss. Moves are stored as their index in the generator's move list,
+//! which is the same every time for a given position.
+
+use crate::board::Key;
+use crate::search::score::Score;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at most this (every move failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// One probe result.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// Score relative to the storing node (see [`Score::stored_at`]).
+    pub score: Score,
+    pub depth: i32,
+    pub bound: Bound,
+    /// Index of the best move in the move list, if one is known.
+    pub move_index: Option<u8>,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const NO_MOVE: u64 = 0xFF;
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The shared table. Its size is set when it is made; [`TranspositionTable::clear`]
+/// forgets everything (a new game), and each new search advances the age so that
+/// old entries give way first.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    age: AtomicU8,
+}
+
+// data layout: score (16 bits, two's complement) | depth (8, biased by 128) |
+// bound (2) | move index (8) | age (6)
+fn pack(score: Score, depth: i32, bound: Bound, move_index: Option<u8>, age: u8) -> u64 {
+    let score = u64::from(score.0 as i16 as u16);
+    let depth = (depth.clamp(-128, 127) + 128) as u64;
+    let mv = move_index.map_or(NO_MOVE, u64::from);
+    score | depth << 16 | (bound as u64) << 24 | mv << 26 | u64::from(age & 63) << 34
+}
+
+fn unpack(data: u64) -> Option<Entry> {
+    let bound = match (data >> 24) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = (data >> 26) & 0xFF;
+    Some(Entry {
+        score: Score(i32::from(data as u16 as i16)),
+        depth: ((data >> 16) & 0xFF) as i32 - 128,
+        bound,
+        move_index: if mv == NO_MOVE { None } else { Some(mv as u8) },
+    })
+}
+
+fn data_depth(data: u64) -> i32 {
+    ((data >> 16) & 0xFF) as i32 - 128
+}
+
+fn data_age(data: u64) -> u8 {
+    ((data >> 34) & 63) as u8
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` MiB (at least one bucket).
+    #[must_use]
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (ENTRIES_PER_BUCKET * std::mem::size_of::<Slot>())).max(1);
+        let slots = (0..buckets * ENTRIES_PER_BUCKET)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        TranspositionTable {
+            slots,
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// The size in MiB it was made with (rounded down).
+    #[must_use]
+    pub fn size_mb(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+    }
+
+    /// Forgets every entry. Must not run while a search uses the table (it would only
+    /// lose entries, never corrupt them, but the search would be weaker).
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: entries from earlier searches are replaced first.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: Key) -> &[Slot] {
+        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        &self.slots[index * ENTRIES_PER_BUCKET..(index + 1) * ENTRIES_PER_BUCKET]
+    }
+
+    /// The entry stored for this key, if any (torn entries read as absent).
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: Key) -> Option<Entry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result. Within the bucket it replaces the entry for the same
+    /// position, else the shallowest entry, counting entries from older searches as
+    /// shallower; an entry for the same position keeps its move when the new result
+    /// has none.
+    #[inline]
+    pub fn store(&self, key: Key, score: Score, depth: i32, bound: Bound, move_index: Option<u8>) {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                // A shallower bound must not overwrite a deeper result of this search,
+                // except an exact score, which is worth more than a bound.
+                if bound != Bound::Exact && data_age(data) == age && data_depth(data) > depth + 2 {
+                    return;
+                }
+                let kept_move = move_index.or_else(|| unpack(data).and_then(|e| e.move_index));
+                let new = pack(score, depth, bound, kept_move, age);
+                slot.data.store(new, Ordering::Relaxed);
+                slot.check.store(key ^ new, Ordering::Relaxed);
+                return;
+            }
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                let stale = (age.wrapping_sub(data_age(data)) & 63) as i32;
+                data_depth(data) - 8 * stale
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let new = pack(score, depth, bound, move_index, age);
+        bucket[victim].data.store(new, Ordering::Relaxed);
+        bucket[victim].check.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Per-mille of the first thousand slots holding an entry of the current search
+    /// (Hub-style `hashfull`).
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && data_age(d) == age
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.probe(12345), None);
+        tt.store(12345, Score(-77), 9, Bound::Lower, Some(3));
+        let e = tt.probe(12345).unwrap();
+        assert_eq!(
+            e,
+            Entry {
+                score: Score(-77),
+                depth: 9,
+                bound: Bound::Lower,
+                move_index: Some(3)
+            }
+        );
+        tt.store(999, Score::win_in(5), -1, Bound::Exact, None);
+        let e = tt.probe(999).unwrap();
+        assert_eq!(
+            (e.score, e.depth, e.move_index),
+            (Score::win_in(5), -1, None)
+        );
+        tt.clear();
+        assert_eq!(tt.probe(12345), None);
+    }
+
+    #[test]
+    fn keeps_the_move_and_deep_entries() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, Score(10), 12, Bound::Exact, Some(7));
+        tt.store(42, Score(11), 3, Bound::Upper, None);
+        assert_eq!(
+            tt.probe(42).unwrap().depth,
+            12,
+            "a shallow bound must not replace a deep entry"
+        );
+        tt.store(42, Score(12), 3, Bound::Exact, None);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.depth, e.move_index), (3, Some(7)));
+        // Fill one bucket: keys that share a bucket index.
+        let tt = TranspositionTable::new(1);
+        let buckets = tt.buckets as u128;
+        let same_bucket: Vec<u64> = (1..u64::MAX / 2)
+            .step_by(7919)
+            .filter(|&k| (u128::from(k) * buckets) >> 64 == 0)
+            .take(5)
+            .collect();
+        for (i, &k) in same_bucket.iter().enumerate().take(4) {
+            tt.store(k, Score(0), [20, 1, 15, 18][i], Bound::Exact, None);
+        }
+        tt.store(same_bucket[4], Score(0), 5, Bound::Exact, None);
+        assert!(
+            tt.probe(same_bucket[1]).is_none(),
+            "the shallowest entry goes"
+        );
+        assert!(tt.probe(same_bucket[0]).is_some());
+        assert!(tt.probe(same_bucket[4]).is_some());
+    }
+
+    #[test]
+    fn torn_entries_are_rejected() {
+        let tt = TranspositionTable::new(1);
+        tt.store(1000, Score(5), 4, Bound::Exact, Some(1));
+        // Simulate a torn write: another store's data word with this entry's check.
+        let slot = tt
+            .bucket(1000)
+            .iter()
+            .find(|s| s.data.load(Ordering::Relaxed) != 0)
+            .unwrap();
+        slot.data.store(
+            pack(Score(-300), 30, Bound::Exact, Some(9), 0),
+            Ordering::Relaxed,
+        );
+        assert_eq!(tt.probe(1000), None);
+    }
+
+    #[test]
+    fn concurrent_stores_never_yield_torn_entries() {
+        let tt = TranspositionTable::new(1);
+        std::thread::scope(|s| {
+            for t in 0..2u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let key = (i % 64) | 1 << 40;
+                        // Each key's score encodes the key, whoever writes it.
+                        tt.store(
+                            key,
+                            Score((key % 64) as i32),
+                            (t + i % 3) as i32,
+                            Bound::Exact,
+                            None,
+                        );
+                        if let Some(e) = tt.probe(key ^ 1) {
+                            assert_eq!(e.score.0 as u64, (key ^ 1) % 64);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
