@@ -21,7 +21,10 @@ fn cases() -> Vec<Case> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|line| {
             let fields: Vec<&str> = line.split_whitespace().collect();
-            assert!(fields.len() == 3 || fields.len() == 4, "bad perft line: {line}");
+            assert!(
+                fields.len() == 3 || fields.len() == 4,
+                "bad perft line: {line}"
+            );
             Case {
                 fen: fields[0].to_string(),
                 depth: fields[1].parse().expect("depth"),
@@ -42,14 +45,23 @@ fn position(case: &Case) -> Position {
 fn start_position_depths_one_to_nine() {
     let start = Position::initial();
     let got: Vec<u64> = (1..=9).map(|d| perft(&start, d)).collect();
-    assert_eq!(got, [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423]);
+    assert_eq!(
+        got,
+        [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423]
+    );
     assert_eq!(perft(&start, 0), 1);
 }
 
 #[test]
 fn published_counts() {
     for case in cases().iter().filter(|c| !c.deep) {
-        assert_eq!(perft(&position(case), case.depth), case.nodes, "perft({}) of {}", case.depth, case.fen);
+        assert_eq!(
+            perft(&position(case), case.depth),
+            case.nodes,
+            "perft({}) of {}",
+            case.depth,
+            case.fen
+        );
     }
 }
 
@@ -57,7 +69,13 @@ fn published_counts() {
 fn parallel_perft_gives_the_same_counts() {
     for case in cases().iter().filter(|c| !c.deep) {
         let pos = position(case);
-        assert_eq!(perft_parallel(&pos, case.depth), case.nodes, "perft_parallel({}) of {}", case.depth, case.fen);
+        assert_eq!(
+            perft_parallel(&pos, case.depth),
+            case.nodes,
+            "perft_parallel({}) of {}",
+            case.depth,
+            case.fen
+        );
     }
     // The shallow cases take the sequential path; check every small depth too.
     let start = Position::initial();
@@ -68,10 +86,19 @@ fn parallel_perft_gives_the_same_counts() {
 
 #[test]
 fn divide_sums_to_the_count_and_lists_every_legal_move_once() {
-    for case in cases().iter().filter(|c| !c.deep && c.depth >= 2 && c.nodes < 10_000_000) {
+    for case in cases()
+        .iter()
+        .filter(|c| !c.deep && c.depth >= 2 && c.nodes < 10_000_000)
+    {
         let pos = position(case);
         let parts = divide(&pos, case.depth);
-        assert_eq!(parts.iter().map(|&(_, n)| n).sum::<u64>(), case.nodes, "divide({}) of {}", case.depth, case.fen);
+        assert_eq!(
+            parts.iter().map(|&(_, n)| n).sum::<u64>(),
+            case.nodes,
+            "divide({}) of {}",
+            case.depth,
+            case.fen
+        );
         let mut listed: Vec<_> = parts.iter().map(|&(m, _)| m).collect();
         let mut legal = legal_moves(&pos);
         assert_eq!(listed.len(), legal.len());
@@ -93,7 +120,13 @@ fn run_deep(fen_prefix: &str, depth: u32) {
         .into_iter()
         .find(|c| c.deep && c.fen.starts_with(fen_prefix) && c.depth == depth)
         .expect("deep case in the data file");
-    assert_eq!(perft_parallel(&position(&case), case.depth), case.nodes, "perft({}) of {}", case.depth, case.fen);
+    assert_eq!(
+        perft_parallel(&position(&case), case.depth),
+        case.nodes,
+        "perft({}) of {}",
+        case.depth,
+        case.fen
+    );
 }
 
 #[test]

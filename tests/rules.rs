@@ -31,11 +31,15 @@ fn sq(n: u8) -> Square {
 fn initial_position_has_the_nine_opening_moves() {
     expect(
         "W:W31-50:B1-20",
-        &["31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"],
+        &[
+            "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30",
+        ],
     );
     expect(
         "B:W31-50:B1-20",
-        &["16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25"],
+        &[
+            "16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25",
+        ],
     );
 }
 
@@ -83,7 +87,9 @@ fn kings_fly_along_free_diagonals() {
     // Black kings fly too: from 1 down the long diagonal to 45 (50 is off it), or to 6.
     expect(
         "B:W50:BK1",
-        &["1-6", "1-7", "1-12", "1-18", "1-23", "1-29", "1-34", "1-40", "1-45"],
+        &[
+            "1-6", "1-7", "1-12", "1-18", "1-23", "1-29", "1-34", "1-40", "1-45",
+        ],
     );
 }
 
@@ -92,7 +98,10 @@ fn king_captures_at_distance_and_lands_anywhere_beyond() {
     // King on 46 takes 28 from afar and may land on 23, 19 or 14 (10 is its own man).
     expect("W:WK46,10:B28", &["46x23x28", "46x19x28", "46x14x28"]);
     // With nothing behind, every square to the edge.
-    expect("W:WK46:B28", &["46x23x28", "46x19x28", "46x14x28", "46x10x28", "46x5x28"]);
+    expect(
+        "W:WK46:B28",
+        &["46x23x28", "46x19x28", "46x14x28", "46x10x28", "46x5x28"],
+    );
     // Two pieces in a row cannot be jumped.
     expect("W:WK46:B28,23,3", &["46-32", "46-37", "46-41"]);
 }
@@ -101,7 +110,10 @@ fn king_captures_at_distance_and_lands_anywhere_beyond() {
 fn king_changes_direction_between_jumps() {
     // 46 takes 32, must land on 28 (the only square from which it continues), turns and
     // takes 22, landing on 17, 11 or 6.
-    expect("W:WK46:B32,22", &["46x17x22x32", "46x11x22x32", "46x6x22x32"]);
+    expect(
+        "W:WK46:B32,22",
+        &["46x17x22x32", "46x11x22x32", "46x6x22x32"],
+    );
 }
 
 #[test]
@@ -121,7 +133,10 @@ fn majority_rule_kings_and_men_count_the_same() {
     // One king against one man: equal counts, the player chooses.
     expect("W:W33,45:B28,K40", &["33x22x28", "45x34x40"]);
     // A king taking two kings beats nothing special: the longest sequence for either piece.
-    expect("W:WK46,45:BK32,K22,40", &["46x17x22x32", "46x11x22x32", "46x6x22x32"]);
+    expect(
+        "W:WK46,45:BK32,K22,40",
+        &["46x17x22x32", "46x11x22x32", "46x6x22x32"],
+    );
 }
 
 #[test]
@@ -141,7 +156,10 @@ fn turkish_strike_a_captured_piece_blocks_and_is_not_jumped_twice() {
 fn man_passing_the_far_row_mid_capture_stays_a_man() {
     let start = pos("W:W13:B8,7");
     let list = legal_moves(&start);
-    assert_eq!(list.iter().map(|&m| hub_move(m)).collect::<Vec<_>>(), ["13x11x7x8"]);
+    assert_eq!(
+        list.iter().map(|&m| hub_move(m)).collect::<Vec<_>>(),
+        ["13x11x7x8"]
+    );
     let after = start.play(list[0]);
     assert_eq!(after.piece_at(sq(11)), Some(Piece::Man(Side::White)));
     assert!(after.kings(Side::White).is_empty());
@@ -150,7 +168,10 @@ fn man_passing_the_far_row_mid_capture_stays_a_man() {
     // 11 at a distance, the man cannot, and the move ends (and promotes) on 2.
     let start = pos("W:W13:B8,11");
     let list = legal_moves(&start);
-    assert_eq!(list.iter().map(|&m| hub_move(m)).collect::<Vec<_>>(), ["13x2x8"]);
+    assert_eq!(
+        list.iter().map(|&m| hub_move(m)).collect::<Vec<_>>(),
+        ["13x2x8"]
+    );
     let after = start.play(list[0]);
     assert_eq!(after.piece_at(sq(2)), Some(Piece::King(Side::White)));
     assert_eq!(after.piece_at(sq(13)), None);
@@ -158,21 +179,39 @@ fn man_passing_the_far_row_mid_capture_stays_a_man() {
     // Black likewise: 38 takes 43 and lands on 49, its far row, then takes 44 backwards.
     let start = pos("B:W43,44:B38");
     let list = legal_moves(&start);
-    assert_eq!(list.iter().map(|&m| hub_move(m)).collect::<Vec<_>>(), ["38x40x43x44"]);
-    assert_eq!(start.play(list[0]).piece_at(sq(40)), Some(Piece::Man(Side::Black)));
+    assert_eq!(
+        list.iter().map(|&m| hub_move(m)).collect::<Vec<_>>(),
+        ["38x40x43x44"]
+    );
+    assert_eq!(
+        start.play(list[0]).piece_at(sq(40)),
+        Some(Piece::Man(Side::Black))
+    );
     // A quiet move onto the far row promotes.
     let start = pos("B:W50:B42");
-    let mv = legal_moves(&start).into_iter().find(|m| m.to() == sq(47)).unwrap();
-    assert_eq!(start.play(mv).piece_at(sq(47)), Some(Piece::King(Side::Black)));
+    let mv = legal_moves(&start)
+        .into_iter()
+        .find(|m| m.to() == sq(47))
+        .unwrap();
+    assert_eq!(
+        start.play(mv).piece_at(sq(47)),
+        Some(Piece::King(Side::Black))
+    );
 }
 
 #[test]
 fn same_ends_with_different_captured_pieces_are_two_moves() {
     // The king on 43 ends on 46 either way, having taken 24 or 29 on the way.
-    expect("W:WK43:B6,24,29,39,41", &["43x46x24x39x41", "43x46x29x39x41"]);
+    expect(
+        "W:WK43:B6,24,29,39,41",
+        &["43x46x24x39x41", "43x46x29x39x41"],
+    );
     let list = legal_moves(&pos("W:WK43:B6,24,29,39,41"));
     assert_eq!(list.len(), 2);
-    assert_eq!((list[0].from(), list[0].to()), (list[1].from(), list[1].to()));
+    assert_eq!(
+        (list[0].from(), list[0].to()),
+        (list[1].from(), list[1].to())
+    );
     assert_ne!(list[0].captured(), list[1].captured());
 }
 
@@ -188,7 +227,10 @@ fn same_captured_set_by_two_paths_is_one_move() {
     assert_eq!(after.key(), after.compute_key());
     // A king takes 37 and may land on 32 or 28 before taking 23: each landing after 23 is
     // one move, however it got there.
-    expect("W:WK46:B37,23", &["46x19x23x37", "46x14x23x37", "46x10x23x37", "46x5x23x37"]);
+    expect(
+        "W:WK46:B37,23",
+        &["46x19x23x37", "46x14x23x37", "46x10x23x37", "46x5x23x37"],
+    );
 }
 
 #[test]
@@ -201,9 +243,15 @@ fn no_legal_move_loses() {
     assert_eq!(game.winner(), Some(Side::Black));
     // No pieces at all.
     expect("W:W:B1", &[]);
-    assert_eq!(Game::from_fen("W:W:B1").unwrap().result(), Some(GameResult::Win(Side::Black)));
+    assert_eq!(
+        Game::from_fen("W:W:B1").unwrap().result(),
+        Some(GameResult::Win(Side::Black))
+    );
     expect("B:W13:B", &[]);
-    assert_eq!(Game::from_fen("B:W13:B").unwrap().winner(), Some(Side::White));
+    assert_eq!(
+        Game::from_fen("B:W13:B").unwrap().winner(),
+        Some(Side::White)
+    );
     // A side that can still move has not lost.
     assert_eq!(Game::from_fen("B:W46:B41,37").unwrap().result(), None);
 }

@@ -363,9 +363,14 @@ impl FromStr for MoveText {
 impl MoveText {
     /// The legal move this text names in `pos`.
     pub fn resolve(&self, pos: &Position) -> Result<Move, MoveError> {
-        let legal = legal_moves(pos);
-        let (from, to) = (self.squares[0], self.squares[1]);
         let text = self.to_string();
+        // The fields are public: a value built by hand may lack its two squares.
+        let (Some(&from), Some(&to)) = (self.squares.first(), self.squares.get(1)) else {
+            return Err(MoveError::Syntax(format!(
+                "'{text}' is not a move: it needs a from and a to square"
+            )));
+        };
+        let legal = legal_moves(pos);
         let ends: Vec<Move> = legal.iter().copied().filter(|m| m.from() == from).collect();
         let candidates: Vec<Move> = if !self.capture {
             ends.into_iter()
@@ -393,7 +398,9 @@ impl MoveText {
                     .filter(|m| {
                         m.to() == last
                             && m.is_capture()
-                            && capture_path(pos, *m).is_some_and(|p| path_fits(&p, &self.squares))
+                            // Any of the move's paths may be the one written (a man
+                            // circling four pieces goes either way round).
+                            && find_path(pos, *m, &mut |p| path_fits(p, &self.squares)).is_some()
                     })
                     .collect()
             } else {
@@ -469,6 +476,15 @@ pub fn pdn_move(pos: &Position, mv: Move) -> String {
 /// the move is a capture of the side to move in `pos`.
 #[must_use]
 pub fn capture_path(pos: &Position, mv: Move) -> Option<Vec<Square>> {
+    find_path(pos, mv, &mut |_| true)
+}
+
+/// The first path of a capture (start and end included) that `accept` takes.
+fn find_path(
+    pos: &Position,
+    mv: Move,
+    accept: &mut dyn FnMut(&[Square]) -> bool,
+) -> Option<Vec<Square>> {
     let side = pos.side_to_move();
     let from = 1u64 << mv.from_bit();
     let us = pos.side_bits(side);
@@ -486,6 +502,10 @@ pub fn capture_path(pos: &Position, mv: Move) -> Option<Vec<Square>> {
         empty,
         mv.to_bit(),
         &mut path,
+        &mut |bits: &[u32]| {
+            let squares: Vec<Square> = bits.iter().filter_map(|&b| Square::from_bit(b)).collect();
+            accept(&squares)
+        },
     ) {
         Some(path.into_iter().filter_map(Square::from_bit).collect())
     } else {
@@ -493,7 +513,9 @@ pub fn capture_path(pos: &Position, mv: Move) -> Option<Vec<Square>> {
     }
 }
 
-/// Depth-first search for a jump sequence taking exactly `target` and ending on `to`.
+/// Depth-first search for a jump sequence taking exactly `target`, ending on `to` and
+/// taken by `accept`.
+#[allow(clippy::too_many_arguments)]
 fn walk(
     at: u64,
     target: u64,
@@ -502,9 +524,10 @@ fn walk(
     empty: u64,
     to: u32,
     path: &mut Vec<u32>,
+    accept: &mut dyn FnMut(&[u32]) -> bool,
 ) -> bool {
     if taken == target {
-        return at.trailing_zeros() == to;
+        return at.trailing_zeros() == to && accept(path);
     }
     for dir in 0..4 {
         let step = |b: u64| match dir {
@@ -525,7 +548,7 @@ fn walk(
         let mut land = step(over) & empty;
         while land != 0 {
             path.push(land.trailing_zeros());
-            if walk(land, target, taken | over, king, empty, to, path) {
+            if walk(land, target, taken | over, king, empty, to, path, accept) {
                 return true;
             }
             path.pop();
