@@ -19,6 +19,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Search fixed positions to a fixed depth on one thread; prints the node signature.
     Bench(BenchArgs),
+    /// Speak the Hub protocol on stdin/stdout (for the Hub GUI, pydraughts, py-draughts).
+    Hub(EngineArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -26,6 +28,33 @@ pub struct BenchArgs {
     /// Nominal search depth for every position.
     #[arg(long, short, default_value_t = crate::bench::DEFAULT_DEPTH)]
     pub depth: u32,
+    /// Search only this position (FEN or Hub string) instead of the bench set.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Threads (the node signature is only reproducible with 1).
+    #[arg(long, short, default_value_t = 1)]
+    pub threads: usize,
+}
+
+/// The engine's options, shared by every command that plays.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+impl EngineArgs {
+    #[must_use]
+    pub fn options(&self) -> crate::engine::EngineOptions {
+        crate::engine::EngineOptions {
+            threads: usize::from(self.threads),
+            hash_mb: self.hash as usize,
+        }
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -49,6 +78,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Perft(args) => run_perft(&args),
         Command::Bench(args) => run_bench(&args),
+        Command::Hub(args) => {
+            let input = std::io::BufReader::new(std::io::stdin());
+            crate::hub::run(input, std::io::stdout(), args.options());
+            Ok(())
+        }
     }
 }
 
@@ -105,7 +139,13 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
 }
 
 fn run_bench(args: &BenchArgs) -> Result<(), String> {
-    let (nodes, time) = crate::bench::run(args.depth, |line| {
+    let custom: Vec<&str> = args.fen.iter().map(String::as_str).collect();
+    let positions: &[&str] = if custom.is_empty() {
+        &crate::bench::POSITIONS
+    } else {
+        &custom
+    };
+    let (nodes, time) = crate::bench::run_positions(positions, args.depth, args.threads, |line| {
         println!(
             "{:<90} {:>8} {:>7} nodes={} time={:.3}",
             line.fen,
@@ -114,7 +154,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
             line.nodes,
             line.time.as_secs_f64()
         );
-    });
+    })?;
     let secs = time.as_secs_f64();
     println!(
         "nodes={nodes} time={secs:.3} nps={:.0}",

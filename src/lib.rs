@@ -7,4 +7,5 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod hub;
 pub mod search;

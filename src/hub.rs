@@ -1,0 +1,317 @@
+//! The Hub protocol front end (version 2, as Scan and the Hub GUI speak it): reads
+//! commands from the GUI, drives the [`Engine`], prints replies. It only translates:
+//! positions and moves are checked by the rules core, searching is the engine's.
+
+pub mod command;
+
+use crate::board::notation::{hub_move, parse_move};
+use crate::board::Position;
+use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
+use crate::game::Game;
+use command::{Command, Go, Level, ParamKind, Reply};
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Where replies go: shared by the command loop and the search thread's reports,
+/// one whole line at a time, flushed at once (clients read with time-outs).
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    fn send(&self, reply: &Reply) {
+        let mut w = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // A GUI that closed its end will be noticed on stdin; nothing to do here.
+        let _ = writeln!(w, "{reply}");
+        let _ = w.flush();
+    }
+}
+
+/// Hub's `score=` in men. Decisive scores follow Scan's convention, ±(100 - plies /
+/// 100) men, which is what pydraughts decodes into "win in N moves".
+#[must_use]
+pub fn score_text(score: Score) -> String {
+    match score.decisive_plies() {
+        Some(p) if p >= 0 => format!("{:.2}", 100.0 - f64::from(p) / 100.0),
+        Some(p) => format!("{:.2}", -100.0 - f64::from(p) / 100.0),
+        None => format!("{:.2}", f64::from(score.0) / 100.0),
+    }
+}
+
+fn info_reply(info: &Info) -> Reply {
+    let pv: Vec<String> = info.pv.iter().map(|&m| hub_move(m)).collect();
+    Reply::Info(vec![
+        ("depth".into(), info.depth.to_string()),
+        ("score".into(), score_text(info.score)),
+        ("nodes".into(), info.nodes.to_string()),
+        ("time".into(), format!("{:.3}", info.time.as_secs_f64())),
+        // Scan reports nodes per second in millions.
+        ("nps".into(), format!("{:.1}", info.nps() / 1e6)),
+        ("pv".into(), pv.join(" ")),
+    ])
+}
+
+fn limit(level: &Level) -> Limit {
+    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, 1e9));
+    match *level {
+        Level::Depth(d) => Limit::Depth(d),
+        Level::Nodes(n) => Limit::Nodes(n),
+        Level::MoveTime(t) => Limit::MoveTime(secs(t)),
+        Level::Infinite => Limit::Infinite,
+        // Hub's time is before this move's increment is credited.
+        Level::Clock { time, inc, moves } => Limit::Clock {
+            remaining: secs(time + inc),
+            increment: secs(inc),
+            moves_to_go: moves,
+        },
+    }
+}
+
+/// The Hub session: engine, position and level, fed one command at a time.
+pub struct Session {
+    engine: Engine,
+    game: Game,
+    level: Level,
+    out: Output,
+    searching: bool,
+}
+
+/// What the loop should do after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Session {
+    pub fn new(options: EngineOptions, out: Output) -> Session {
+        Session {
+            engine: Engine::new(options),
+            game: Game::new(),
+            level: Level::MoveTime(1.0),
+            out,
+            searching: false,
+        }
+    }
+
+    fn params(&self) -> Vec<Reply> {
+        let options = self.engine.options();
+        vec![
+            Reply::Param {
+                name: "variant".into(),
+                value: "normal".into(),
+                kind: ParamKind::Enum(vec!["normal".into()]),
+            },
+            Reply::Param {
+                name: "threads".into(),
+                value: options.threads.to_string(),
+                kind: ParamKind::Int { min: 1, max: 64 },
+            },
+            Reply::Param {
+                name: "hash".into(),
+                value: options.hash_mb.to_string(),
+                kind: ParamKind::Int { min: 1, max: 65536 },
+            },
+        ]
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let int = |lo: u64, hi: u64| -> Result<u64, String> {
+            match value.trim().parse::<u64>() {
+                Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+                _ => Err(format!(
+                    "{name} must be a whole number from {lo} to {hi}, not '{value}'"
+                )),
+            }
+        };
+        match name {
+            "variant" if value == "normal" => Ok(()),
+            "variant" => Err(format!("variant '{value}' is not supported (only normal)")),
+            "threads" => {
+                self.engine.set_threads(int(1, 64)? as usize);
+                Ok(())
+            }
+            "hash" => {
+                self.engine.set_hash_mb(int(1, 65536)? as usize);
+                Ok(())
+            }
+            // Scan's size: log2 of the number of entries (16 bytes each).
+            "tt-size" => {
+                let log2 = int(10, 32)?;
+                self.engine
+                    .set_hash_mb(((1u64 << log2) * 16 >> 20).max(1) as usize);
+                Ok(())
+            }
+            _ => {
+                log::debug!("ignoring unknown parameter {name}={value}");
+                Ok(())
+            }
+        }
+    }
+
+    fn set_position(&mut self, pos: &str, moves: &[String]) -> Result<(), String> {
+        let start = Position::from_hub(pos).map_err(|e| format!("bad position: {e}"))?;
+        let mut game = Game::from_position(start);
+        for (i, text) in moves.iter().enumerate() {
+            let mv = parse_move(game.position(), text)
+                .map_err(|e| format!("move {} of moves: {e}", i + 1))?;
+            game.play(mv)
+                .map_err(|e| format!("move {} of moves: {e}", i + 1))?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn go(&mut self, go: Go) {
+        if self.game.result().is_some() {
+            self.out.send(&Reply::Error(
+                "the game is over: there is no move to search".into(),
+            ));
+            self.out.send(&Reply::Done {
+                best: None,
+                ponder: None,
+            });
+            return;
+        }
+        let mode = match go {
+            Go::Think => GoMode::Think,
+            Go::Ponder => GoMode::Ponder,
+            Go::Analyze => GoMode::Analyze,
+        };
+        let out = self.out.clone();
+        self.engine
+            .go(&self.game, limit(&self.level), mode, move |info| {
+                out.send(&info_reply(info))
+            });
+        self.searching = true;
+    }
+
+    /// Collects the finished search and prints its one `done`.
+    fn finish_search(&mut self) {
+        if !self.searching {
+            return;
+        }
+        self.searching = false;
+        let result = self.engine.wait();
+        self.out.send(&Reply::Done {
+            best: result.best_move.map(hub_move),
+            ponder: result.ponder_move.map(hub_move),
+        });
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let command = match Command::parse(line) {
+            Ok(c) => c,
+            Err(message) => {
+                self.out.send(&Reply::Error(message));
+                return Flow::Continue;
+            }
+        };
+        if self.searching {
+            match command {
+                Command::Ping => {
+                    self.out.send(&Reply::Pong);
+                    return Flow::Continue;
+                }
+                Command::PonderHit => {
+                    self.engine.ponder_hit();
+                    return Flow::Continue;
+                }
+                Command::Ignored(_) => return Flow::Continue,
+                // Anything else ends the search first: its `done` comes before the reply.
+                _ => {
+                    self.engine.stop();
+                    self.finish_search();
+                }
+            }
+        }
+        match command {
+            Command::Hub => {
+                self.out.send(&Reply::Id {
+                    name: "Kroon".into(),
+                    version: env!("CARGO_PKG_VERSION").into(),
+                    author: "The Kroon team".into(),
+                    country: "Netherlands".into(),
+                });
+                for param in self.params() {
+                    self.out.send(&param);
+                }
+                self.out.send(&Reply::Wait);
+            }
+            Command::Init => self.out.send(&Reply::Ready),
+            Command::SetParam { name, value } => {
+                if let Err(message) = self.set_param(&name, &value) {
+                    self.out.send(&Reply::Error(message));
+                }
+            }
+            Command::Pos { pos, moves } => {
+                if let Err(message) = self.set_position(&pos, &moves) {
+                    self.out.send(&Reply::Error(message));
+                }
+            }
+            Command::Level(level) => self.level = level,
+            Command::Go(go) => self.go(go),
+            Command::Ping => self.out.send(&Reply::Pong),
+            Command::NewGame => self.engine.new_game(),
+            Command::Quit => return Flow::Quit,
+            Command::PonderHit | Command::Stop | Command::Ignored(_) => {}
+        }
+        Flow::Continue
+    }
+
+    /// Serves commands until `quit` or the end of input.
+    pub fn run(mut self, lines: Receiver<String>) {
+        loop {
+            let line = if self.searching {
+                match lines.recv_timeout(Duration::from_millis(2)) {
+                    Ok(line) => line,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if !self.engine.is_searching() {
+                            self.finish_search();
+                        }
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            } else {
+                match lines.recv() {
+                    Ok(line) => line,
+                    Err(_) => break,
+                }
+            };
+            log::debug!("hub << {line}");
+            if self.handle(&line) == Flow::Quit {
+                break;
+            }
+        }
+        // The GUI is gone or said quit: leave at once.
+        self.engine.stop();
+    }
+}
+
+/// Runs the protocol on these streams until `quit` or the end of input.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    options: EngineOptions,
+) {
+    let (tx, rx) = mpsc::channel();
+    // Reading on its own thread lets `ping` and `stop` reach us during a search.
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Session::new(options, Output::new(output)).run(rx);
+}
