@@ -115,7 +115,8 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
                 total += n;
             }
         } else {
-            for depth in 1..=args.depth {
+            // Depth 0 counts the position itself: one leaf.
+            for depth in args.depth.min(1)..=args.depth {
                 start = Instant::now();
                 total = if pool.current_num_threads() > 1 {
                     perft::perft_parallel(&pos, depth)

@@ -1,0 +1,146 @@
+//! `kroon perft` through the built binary: output format, divide, and bad input.
+
+use std::process::{Command, Output};
+
+fn kroon(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run kroon")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+/// The `nodes=N time=T nps=R` last line, checked for form; returns N.
+fn summary_nodes(text: &str) -> u64 {
+    let last = text.lines().last().expect("some output");
+    let fields: Vec<&str> = last.split(' ').collect();
+    assert_eq!(fields.len(), 3, "last line: {last}");
+    let value = |i: usize, key: &str| {
+        fields[i]
+            .strip_prefix(key)
+            .unwrap_or_else(|| panic!("{key} in {last}"))
+            .to_string()
+    };
+    let time: f64 = value(1, "time=").parse().expect("time is a number");
+    assert!(time >= 0.0);
+    let nps: f64 = value(2, "nps=").parse().expect("nps is a number");
+    assert!(nps >= 0.0);
+    value(0, "nodes=").parse().expect("nodes is an integer")
+}
+
+#[test]
+fn perft_prints_each_depth_and_the_summary_last() {
+    let out = kroon(&["perft", "--depth", "5"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert_eq!(summary_nodes(&text), 27117);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    for (line, count) in lines.iter().zip(["9", "81", "658", "4265", "27117"]) {
+        assert!(line.contains(count), "{line}");
+    }
+    for threads in ["1", "2"] {
+        let out = kroon(&["perft", "--depth", "6", "--threads", threads]);
+        assert!(out.status.success());
+        assert_eq!(summary_nodes(&stdout(&out)), 167140, "{threads} threads");
+    }
+}
+
+#[test]
+fn perft_depth_zero_counts_the_position_itself() {
+    let out = kroon(&["perft", "--depth", "0"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(summary_nodes(&stdout(&out)), 1);
+}
+
+#[test]
+fn perft_from_a_fen_and_a_hub_string() {
+    let fen = "W:W24,28,29,33,36,38,40,45,48:B3,4,11,13,14,15,16,21,27";
+    let out = kroon(&["perft", "--depth", "6", "--fen", fen]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(summary_nodes(&stdout(&out)), 148269);
+    let hub = format!("W{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20));
+    let out = kroon(&["perft", "--depth", "4", "--fen", &hub]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(summary_nodes(&stdout(&out)), 4265);
+}
+
+#[test]
+fn divide_lines_sum_to_the_total() {
+    for (fen, depth, total) in [
+        ("W:W31-50:B1-20", "6", 167140u64),
+        (
+            "B:W16,25,33,34,35,37,38,40,42,45,47,48,49,50:B3,7,9,11,12,13,14,15,17,19,22,23,24,29",
+            "5",
+            0,
+        ),
+    ] {
+        let out = kroon(&["perft", "--depth", depth, "--fen", fen, "--divide"]);
+        assert!(out.status.success(), "{out:?}");
+        let text = stdout(&out);
+        let nodes = summary_nodes(&text);
+        if total != 0 {
+            assert_eq!(nodes, total);
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let mut sum = 0;
+        for line in &lines[..lines.len() - 1] {
+            let (mv, n) = line
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("divide line {line}"));
+            assert!(mv.contains('-') || mv.contains('x'), "{line}");
+            sum += n.trim().parse::<u64>().expect("count");
+        }
+        assert_eq!(sum, nodes, "{text}");
+    }
+    let out = kroon(&["perft", "--depth", "6", "--divide"]);
+    assert_eq!(
+        stdout(&out).lines().count(),
+        10,
+        "nine root moves and the summary"
+    );
+}
+
+fn assert_refused(args: &[&str], expected_words: &[&str]) {
+    let out = kroon(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert_ne!(out.status.code(), Some(101), "{args:?} panicked");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(!err.trim().is_empty(), "{args:?} says nothing on stderr");
+    for word in expected_words {
+        assert!(err.contains(word), "{args:?}: expected '{word}' in: {err}");
+    }
+    assert!(
+        stdout(&out).is_empty() || !stdout(&out).contains("nodes="),
+        "{args:?}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message() {
+    assert_refused(
+        &["perft", "--depth", "3", "--fen", "W:W31-50:B1-2x"],
+        &["--fen", "1-2x"],
+    );
+    assert_refused(&["perft", "--depth", "3", "--fen", "garbage"], &["--fen"]);
+    assert_refused(&["perft", "--depth", "3", "--fen", ""], &["--fen"]);
+    assert_refused(
+        &["perft", "--depth", "3", "--fen", "W:W3,31:B20"],
+        &["promotion row", "3"],
+    );
+    assert_refused(&["perft", "--depth", "3", "--fen", "W:W31:B31"], &["31"]);
+    assert_refused(
+        &["perft", "--depth", "3", "--fen", "W:W31-51:B1"],
+        &["--fen"],
+    );
+    assert_refused(&["perft", "--depth", "3", "--threads", "0"], &["--threads"]);
+    assert_refused(&["perft", "--depth", "-1"], &["depth"]);
+    assert_refused(&["perft", "--depth", "x"], &["depth"]);
+    assert_refused(&["perft"], &["--depth"]);
+    assert_refused(&["perft", "--depth", "3", "--bogus"], &["--bogus"]);
+}
