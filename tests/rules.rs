@@ -255,3 +255,198 @@ fn no_legal_move_loses() {
     // A side that can still move has not lost.
     assert_eq!(Game::from_fen("B:W46:B41,37").unwrap().result(), None);
 }
+
+/// A plain mailbox generator written from the rules text, square by square, with none
+/// of the engine's bit tricks: the engine must agree with it on random positions.
+mod reference {
+    use std::collections::BTreeSet;
+
+    /// (row, column) of square 1-50; row 0 holds 1-5.
+    fn coords(sq: u8) -> (i8, i8) {
+        let row = (sq - 1) / 5;
+        let i = (sq - 1) % 5;
+        (
+            row as i8,
+            if row % 2 == 0 { i * 2 + 1 } else { i * 2 } as i8,
+        )
+    }
+
+    fn square(row: i8, col: i8) -> Option<u8> {
+        ((0..10).contains(&row) && (0..10).contains(&col) && (row + col) % 2 == 1)
+            .then(|| (row * 5 + col / 2 + 1) as u8)
+    }
+
+    fn next(sq: u8, (dr, dc): (i8, i8)) -> Option<u8> {
+        let (r, c) = coords(sq);
+        square(r + dr, c + dc)
+    }
+
+    const DIRS: [(i8, i8); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+
+    /// board[sq] = Some((white, king)).
+    pub type Board = [Option<(bool, bool)>; 51];
+
+    struct Search<'a> {
+        board: &'a Board,
+        white: bool,
+        start: u8,
+        found: Vec<(u8, u8, BTreeSet<u8>)>,
+    }
+
+    impl Search<'_> {
+        fn empty(&self, sq: Option<u8>) -> bool {
+            sq.is_some_and(|s| s == self.start || self.board[s as usize].is_none())
+        }
+
+        fn enemy(&self, sq: u8) -> bool {
+            matches!(self.board[sq as usize], Some((w, _)) if w != self.white)
+        }
+
+        fn jump(&mut self, at: u8, king: bool, taken: &BTreeSet<u8>) {
+            let mut extended = false;
+            for d in DIRS {
+                let mut over = next(at, d);
+                if king {
+                    while self.empty(over) {
+                        over = over.and_then(|o| next(o, d));
+                    }
+                }
+                let Some(o) = over else { continue };
+                if !self.enemy(o) || taken.contains(&o) {
+                    continue;
+                }
+                let mut land = next(o, d);
+                while self.empty(land) {
+                    let l = land.unwrap();
+                    let mut more = taken.clone();
+                    more.insert(o);
+                    extended = true;
+                    self.jump(l, king, &more);
+                    land = if king { next(l, d) } else { None };
+                }
+            }
+            if !extended && !taken.is_empty() {
+                self.found.push((self.start, at, taken.clone()));
+            }
+        }
+    }
+
+    /// The legal moves in Hub notation, sorted.
+    pub fn moves(board: &Board, white: bool) -> Vec<String> {
+        let mut captures = Vec::new();
+        for sq in 1..=50u8 {
+            if let Some((w, king)) = board[sq as usize] {
+                if w == white {
+                    let mut s = Search {
+                        board,
+                        white,
+                        start: sq,
+                        found: Vec::new(),
+                    };
+                    s.jump(sq, king, &BTreeSet::new());
+                    captures.extend(s.found);
+                }
+            }
+        }
+        let mut out = BTreeSet::new();
+        if let Some(most) = captures.iter().map(|c| c.2.len()).max() {
+            for (from, to, taken) in captures.into_iter().filter(|c| c.2.len() == most) {
+                let mut text = format!("{from}x{to}");
+                for t in taken {
+                    text.push_str(&format!("x{t}"));
+                }
+                out.insert(text);
+            }
+        } else {
+            for sq in 1..=50u8 {
+                let Some((w, king)) = board[sq as usize] else {
+                    continue;
+                };
+                if w != white {
+                    continue;
+                }
+                for d in DIRS {
+                    if !king && (d.0 < 0) != white {
+                        continue;
+                    }
+                    let mut to = next(sq, d);
+                    while let Some(t) = to.filter(|&t| board[t as usize].is_none()) {
+                        out.insert(format!("{sq}-{t}"));
+                        to = if king { next(t, d) } else { None };
+                    }
+                }
+            }
+        }
+        let mut list: Vec<String> = out.into_iter().collect();
+        list.sort();
+        list
+    }
+}
+
+#[test]
+fn engine_agrees_with_a_plain_reference_generator_on_random_positions() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rand = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut captures = 0;
+    let mut king_captures = 0;
+    for _ in 0..20_000 {
+        let mut board: reference::Board = [None; 51];
+        let pieces = 2 + rand(24);
+        let king_odds = 1 + rand(4); // from mostly kings to mostly men
+        for _ in 0..pieces {
+            let sq = 1 + rand(50) as usize;
+            let white = rand(2) == 0;
+            let king = rand(king_odds) == 0;
+            let promotion_row = if white { sq <= 5 } else { sq >= 46 };
+            if king || !promotion_row {
+                board[sq] = Some((white, king));
+            }
+        }
+        let white_to_move = rand(2) == 0;
+        let side = |w: bool| if w { 'W' } else { 'B' };
+        let list = |w: bool| {
+            (1..=50)
+                .filter_map(|s| match board[s] {
+                    Some((pw, k)) if pw == w => Some(format!("{}{s}", if k { "K" } else { "" })),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let fen = format!("{}:W{}:B{}", side(white_to_move), list(true), list(false));
+        let expected = reference::moves(&board, white_to_move);
+        assert_eq!(moves(&fen), expected, "{fen}");
+        let position = pos(&fen);
+        // Perft's bulk count of the last ply agrees with the listed moves.
+        assert_eq!(
+            kroon::board::perft::perft(&position, 1),
+            expected.len() as u64,
+            "{fen}"
+        );
+        let two: usize = legal_moves(&position)
+            .iter()
+            .map(|&m| legal_moves(&position.play(m)).len())
+            .sum();
+        assert_eq!(
+            kroon::board::perft::perft(&position, 2),
+            two as u64,
+            "{fen}"
+        );
+        if expected.first().is_some_and(|m| m.contains('x')) {
+            captures += 1;
+            let from: u8 = expected[0].split('x').next().unwrap().parse().unwrap();
+            if position.kings(position.side_to_move()).contains(sq(from)) {
+                king_captures += 1;
+            }
+        }
+    }
+    assert!(
+        captures > 2000 && king_captures > 500,
+        "{captures} captures, {king_captures} by kings"
+    );
+}

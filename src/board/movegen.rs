@@ -82,9 +82,9 @@ pub fn count_legal(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
     // Squares from which a jump in each direction is possible.
     let mut can_jump = [0u64; 4];
     let mut men_jump = 0;
-    for dir in 0..4 {
-        can_jump[dir] = step(step(empty, dir ^ 2) & them, dir ^ 2);
-        men_jump |= men & can_jump[dir];
+    for (dir, jump) in can_jump.iter_mut().enumerate() {
+        *jump = step(step(empty, dir ^ 2) & them, dir ^ 2);
+        men_jump |= men & *jump;
     }
     let kings_jump = kings != 0 && kings_can_capture(kings, them, empty);
     if men_jump != 0 || kings_jump {

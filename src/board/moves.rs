@@ -52,6 +52,8 @@ impl Move {
         self.captured != 0
     }
 
+    /// The start square's bit (a getter, not a conversion, whatever its name says).
+    #[allow(clippy::wrong_self_convention)]
     #[must_use]
     #[inline]
     pub(crate) const fn from_bit(self) -> u32 {

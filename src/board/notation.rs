@@ -215,7 +215,7 @@ impl Position {
         Ok(Position::new(bb[0], bb[1], bb[2], side)?)
     }
 
-    fn to_board_string(&self, sides: [char; 2], pieces: [char; 5]) -> String {
+    fn to_board_string(self, sides: [char; 2], pieces: [char; 5]) -> String {
         let mut out = String::with_capacity(51);
         out.push(sides[self.side_to_move().index()]);
         for sq in Square::all() {

@@ -59,7 +59,7 @@ impl Square {
     #[must_use]
     pub const fn column(self) -> u8 {
         let in_row = (self.0 - 1) % 5;
-        if self.row() % 2 == 0 {
+        if self.row().is_multiple_of(2) {
             in_row * 2 + 1
         } else {
             in_row * 2
