@@ -80,7 +80,7 @@ fn incremental_key_equals_full_key_over_random_games() {
     check_games(
         Position::initial(),
         300,
-        0x4b52_4f4f_4e_0001,
+        0x4b52_4f4f_4e00_0001,
         &mut seen,
         &mut keys,
     );

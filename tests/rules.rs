@@ -267,7 +267,11 @@ mod reference {
         let i = (sq - 1) % 5;
         (
             row as i8,
-            if row % 2 == 0 { i * 2 + 1 } else { i * 2 } as i8,
+            if row.is_multiple_of(2) {
+                i * 2 + 1
+            } else {
+                i * 2
+            } as i8,
         )
     }
 
