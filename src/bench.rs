@@ -28,7 +28,7 @@ pub const DEFAULT_DEPTH: u32 = 14;
 /// One bench position's outcome.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
-    pub fen: &'static str,
+    pub fen: String,
     pub best_move: String,
     pub score: crate::engine::Score,
     pub nodes: u64,
@@ -37,21 +37,35 @@ pub struct BenchLine {
 
 /// Searches every bench position to `depth`, calling `report` after each.
 /// Returns the total nodes and time.
-pub fn run(depth: u32, mut report: impl FnMut(&BenchLine)) -> (u64, Duration) {
+pub fn run(depth: u32, report: impl FnMut(&BenchLine)) -> (u64, Duration) {
+    run_positions(&POSITIONS, depth, 1, report).expect("bench positions are valid")
+}
+
+/// [`run`] over other positions (FEN or Hub strings) and thread counts, to time a
+/// search; only one thread gives a reproducible node count.
+pub fn run_positions(
+    positions: &[&str],
+    depth: u32,
+    threads: usize,
+    mut report: impl FnMut(&BenchLine),
+) -> Result<(u64, Duration), String> {
     let mut total_nodes = 0;
     let start = Instant::now();
-    for fen in POSITIONS {
-        let game = Game::from_fen(fen).expect("bench positions are valid");
+    for &fen in positions {
+        let game = Game::from_fen(fen).map_err(|e| format!("bad position {fen:?}: {e}"))?;
         let mut engine = Engine::new(EngineOptions {
-            threads: 1,
-            hash_mb: 32,
+            threads,
+            hash_mb: std::env::var("KROON_HASH")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(32),
         });
         let t = Instant::now();
         // Analyze mode, so that a forced move is searched too and the count is the search's.
         engine.go(&game, Limit::Depth(depth), GoMode::Analyze, |_| {});
         let result = engine.wait();
         let line = BenchLine {
-            fen,
+            fen: fen.to_string(),
             best_move: result.best_move.map_or_else(
                 || "none".into(),
                 |mv| crate::board::notation::pdn_move(game.position(), mv),
@@ -63,7 +77,7 @@ pub fn run(depth: u32, mut report: impl FnMut(&BenchLine)) -> (u64, Duration) {
         total_nodes += result.nodes;
         report(&line);
     }
-    (total_nodes, start.elapsed())
+    Ok((total_nodes, start.elapsed()))
 }
 
 #[cfg(test)]

@@ -21,6 +21,14 @@ pub enum Command {
     Bench(BenchArgs),
     /// Speak the Hub protocol on stdin/stdout (for the Hub GUI, pydraughts, py-draughts).
     Hub(EngineArgs),
+    /// Play another program over DXP (TCP), as server or client, initiator or follower.
+    Dxp(crate::dxp::DxpArgs),
+    /// Play Kroon at the terminal (text mode; reads moves and commands from stdin).
+    Play(EngineArgs),
+    /// Enumerate the start positions a few plies deep, optionally only balanced ones.
+    Openings(crate::openings::OpeningsArgs),
+    /// Play a match or round robin between Hub engines.
+    Match(crate::matches::MatchArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -83,6 +91,14 @@ pub fn run(cli: Cli) -> Result<(), String> {
             crate::hub::run(input, std::io::stdout(), args.options());
             Ok(())
         }
+        Command::Dxp(args) => crate::dxp::run_args(&args),
+        Command::Play(args) => {
+            let input = std::io::BufReader::new(std::io::stdin());
+            crate::text::run(input, std::io::stdout(), args.options());
+            Ok(())
+        }
+        Command::Openings(args) => crate::openings::run(&args),
+        Command::Match(args) => crate::matches::run(&args),
     }
 }
 

@@ -10,6 +10,40 @@ use crate::board::{Key, Move, Position, Side};
 use crate::eval::evaluate;
 use crate::game::DrawClock;
 
+/// Pruning and reduction settings, in one place for tuning by games.
+#[derive(Clone, Copy, Debug)]
+pub struct Pruning {
+    /// Late-move reductions from this depth and this move number on.
+    pub lmr_depth: i32,
+    pub lmr_move: usize,
+    /// Reduction = base/100 + ln(depth) ln(move number) / (div/100).
+    pub lmr_base: i32,
+    pub lmr_div: i32,
+    /// Late-move pruning: at depth <= this, quiet moves after `base + depth^2` are skipped.
+    pub lmp_depth: i32,
+    pub lmp_base: i32,
+    /// Reverse futility: return the static eval when it beats beta by margin x depth.
+    pub rfp_depth: i32,
+    pub rfp_margin: i32,
+    /// Futility: skip quiet moves when the static eval is below alpha by margin x depth.
+    pub futility_depth: i32,
+    pub futility_margin: i32,
+}
+
+/// The settings in use.
+pub const PRUNING: Pruning = Pruning {
+    lmr_depth: 3,
+    lmr_move: 2,
+    lmr_base: 50,
+    lmr_div: 170,
+    lmp_depth: 3,
+    lmp_base: 3,
+    rfp_depth: 3,
+    rfp_margin: 90,
+    futility_depth: 2,
+    futility_margin: 70,
+};
+
 /// Nodes a thread counts before it publishes them and looks at the clock.
 const FLUSH_NODES: u64 = 1024;
 
@@ -85,7 +119,7 @@ impl<'a> Worker<'a> {
             frames,
             killers: Killers::new(),
             history: History::new(),
-            reductions: Reductions::new(),
+            reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
@@ -241,9 +275,12 @@ impl<'a> Worker<'a> {
 
         // Reverse futility: far enough above beta in a quiet position that a shallow
         // search will not bring the score back. Captures pending are never judged so.
-        if !pv_node && !capture && depth <= 3 && !beta.is_decisive() {
-            let static_eval = evaluate(pos);
-            if static_eval - 90 * depth >= beta.0 {
+        let mut static_eval = None;
+        if !pv_node && !capture && depth <= PRUNING.rfp_depth && !beta.is_decisive() {
+            let e = evaluate(pos);
+            static_eval = Some(e);
+            if e - PRUNING.rfp_margin * depth >= beta.0 {
+                let static_eval = e;
                 self.frames[ply].moves = moves;
                 return Score(static_eval);
             }
@@ -251,7 +288,20 @@ impl<'a> Worker<'a> {
 
         // A forced reply (often a single capture) costs the opponent nothing to find:
         // do not let it use up depth.
-        let extension = i32::from(moves.len() == 1 && ply < 2 * MAX_PLY / 3);
+        // Only on the principal variation: forced captures are so common in draughts
+        // that extending them everywhere multiplies the tree several times over.
+        let extension = i32::from(pv_node && moves.len() == 1 && ply < 2 * MAX_PLY / 3);
+        let futile = !pv_node
+            && !capture
+            && depth <= PRUNING.futility_depth
+            && !alpha.is_decisive()
+            && static_eval.unwrap_or_else(|| evaluate(pos)) + PRUNING.futility_margin * depth
+                <= alpha.0;
+        let lmp_limit = if !pv_node && depth <= PRUNING.lmp_depth && !alpha.is_decisive() {
+            (PRUNING.lmp_base + depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         let new_depth = depth - 1 + extension;
 
         let mut scores = std::mem::take(&mut self.frames[ply].scores);
@@ -295,6 +345,15 @@ impl<'a> Worker<'a> {
             let index = order[i] as usize;
             let mv = moves[index];
             let child = pos.play(mv);
+            let quiet = !capture && scores[index] < KILLER_SCORES[1];
+            let mut threat = None;
+            if i > 0 && quiet && (futile || i >= lmp_limit) && best > -Score(Score::WIN_BAND) {
+                let t = has_capture(&child);
+                threat = Some(t);
+                if !t {
+                    continue;
+                }
+            }
             let child_clock = clock.after(pos, mv, &child);
             self.keys.push(child.key());
 
@@ -309,9 +368,14 @@ impl<'a> Worker<'a> {
                     pv_node,
                 )
             } else {
-                let quiet = !capture && scores[index] < KILLER_SCORES[1];
                 let mut reduction = 0;
-                if quiet && depth >= 3 && i >= 2 && !has_capture(&child) {
+                if quiet
+                    && depth >= PRUNING.lmr_depth
+                    && i >= PRUNING.lmr_move
+                    // A move that offers a capture starts an exchange or a shot: the
+                    // tactics of draughts, which a reduced search would miss.
+                    && !threat.unwrap_or_else(|| has_capture(&child))
+                {
                     reduction = self.reductions.get(depth, i);
                     if pv_node {
                         reduction -= 1;

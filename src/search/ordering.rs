@@ -102,11 +102,12 @@ pub struct Reductions {
 
 impl Reductions {
     #[must_use]
-    pub fn new() -> Reductions {
+    pub fn new(base: i32, div: i32) -> Reductions {
         let mut table = vec![0u8; 64 * 64];
         for depth in 1..64 {
             for n in 1..64 {
-                let r = 0.5 + (depth as f64).ln() * (n as f64).ln() / 2.2;
+                let r = f64::from(base) / 100.0
+                    + (depth as f64).ln() * (n as f64).ln() / (f64::from(div) / 100.0);
                 table[depth * 64 + n] = r as u8;
             }
         }
@@ -122,7 +123,7 @@ impl Reductions {
 
 impl Default for Reductions {
     fn default() -> Reductions {
-        Reductions::new()
+        Reductions::new(50, 220)
     }
 }
 
@@ -155,7 +156,7 @@ mod tests {
 
     #[test]
     fn reductions_grow() {
-        let r = Reductions::new();
+        let r = Reductions::default();
         assert!(r.get(2, 2) <= r.get(10, 20));
         assert_eq!(r.get(1, 1), 0);
     }

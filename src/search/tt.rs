@@ -40,11 +40,15 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// One cache line, so that a probe costs at most one miss.
+#[repr(align(64))]
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
+
 /// The shared table. Its size is set when it is made; [`TranspositionTable::clear`]
 /// forgets everything (a new game), and each new search advances the age so that
 /// old entries give way first.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    table: Vec<Bucket>,
     buckets: usize,
     age: AtomicU8,
 }
@@ -87,15 +91,17 @@ impl TranspositionTable {
     #[must_use]
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (ENTRIES_PER_BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let slots = (0..buckets * ENTRIES_PER_BUCKET)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let table = (0..buckets)
+            .map(|_| {
+                Bucket(std::array::from_fn(|_| Slot {
+                    check: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                }))
             })
             .collect();
         TranspositionTable {
-            slots,
+            table,
             buckets,
             age: AtomicU8::new(0),
         }
@@ -104,13 +110,13 @@ impl TranspositionTable {
     /// The size in MiB it was made with (rounded down).
     #[must_use]
     pub fn size_mb(&self) -> usize {
-        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+        (self.table.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Forgets every entry. Must not run while a search uses the table (it would only
     /// lose entries, never corrupt them, but the search would be weaker).
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.table.iter().flat_map(|b| &b.0) {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -123,9 +129,9 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, key: Key) -> &[Slot] {
+    fn bucket(&self, key: Key) -> &[Slot; ENTRIES_PER_BUCKET] {
         let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        &self.slots[index * ENTRIES_PER_BUCKET..(index + 1) * ENTRIES_PER_BUCKET]
+        &self.table[index].0
     }
 
     /// The entry stored for this key, if any (torn entries read as absent).
@@ -188,9 +194,12 @@ impl TranspositionTable {
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed) & 63;
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
+        let n = (self.table.len() * ENTRIES_PER_BUCKET).min(1000);
+        let used = self
+            .table
             .iter()
+            .flat_map(|b| &b.0)
+            .take(n)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && data_age(d) == age
