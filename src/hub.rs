@@ -12,26 +12,41 @@ use command::{Command, Go, Level, ParamKind, Reply};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Where replies go: shared by the command loop and the search thread's reports,
 /// one whole line at a time, flushed at once (clients read with time-outs).
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Output(Arc<Mutex<(Box<dyn Write + Send>, Instant)>>);
+
+/// The pause before a line that ends an exchange (`wait`, `ready`, `pong`, `done`).
+/// py-draughts polls the pipe with `select` and then reads through a buffer: a
+/// closing line that reaches it in the same read as the lines before it sits unseen
+/// in that buffer, and the client waits for it forever. Sent a moment apart, it
+/// arrives in a read of its own.
+const CLOSING_LINE_PAUSE: Duration = Duration::from_millis(15);
 
 impl Output {
     pub fn new(w: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(w))))
+        Output(Arc::new(Mutex::new((Box::new(w), Instant::now()))))
     }
 
     fn send(&self, reply: &Reply) {
-        let mut w = self
+        let mut guard = self
             .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (w, last) = &mut *guard;
+        if matches!(
+            reply,
+            Reply::Wait | Reply::Ready | Reply::Pong | Reply::Done { .. }
+        ) {
+            std::thread::sleep(CLOSING_LINE_PAUSE.saturating_sub(last.elapsed()));
+        }
         // A GUI that closed its end will be noticed on stdin; nothing to do here.
         let _ = writeln!(w, "{reply}");
         let _ = w.flush();
+        *last = Instant::now();
     }
 }
 
@@ -147,7 +162,7 @@ impl Session {
             "tt-size" => {
                 let log2 = int(10, 32)?;
                 self.engine
-                    .set_hash_mb(((1u64 << log2) * 16 >> 20).max(1) as usize);
+                    .set_hash_mb((((1u64 << log2) * 16) >> 20).max(1) as usize);
                 Ok(())
             }
             _ => {

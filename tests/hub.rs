@@ -1,0 +1,327 @@
+//! Hub sessions through the real binary, and the real client libraries driving it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+const START: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+
+struct Hub {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Hub {
+    fn start() -> Hub {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kroon starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Hub {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("engine reads");
+        stdin.flush().expect("engine reads");
+    }
+
+    fn line(&self, within: Duration) -> String {
+        self.lines
+            .recv_timeout(within)
+            .unwrap_or_else(|_| panic!("no line from the engine within {within:?}"))
+    }
+
+    /// Reads until a line starting with `word`, returning every line read.
+    fn until(&self, word: &str, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.line(left.max(Duration::from_millis(1)));
+            let done = line.split_whitespace().next() == Some(word);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn handshake(&mut self) -> Vec<String> {
+        self.send("hub");
+        let lines = self.until("wait", Duration::from_secs(5));
+        self.send("init");
+        self.until("ready", Duration::from_secs(5));
+        lines
+    }
+
+    fn search(&mut self, pos: &str, level: &str, within: Duration) -> (Vec<String>, String) {
+        self.send(pos);
+        self.send(level);
+        self.send("go think");
+        let mut lines = self.until("done", within);
+        let done = lines.pop().expect("done line");
+        (lines, done)
+    }
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn done_move(done: &str) -> String {
+    let first = done.split_whitespace().nth(1).expect("done has a move");
+    first
+        .strip_prefix("move=")
+        .expect("move= comes first")
+        .to_string()
+}
+
+fn legal_start_moves() -> Vec<String> {
+    [
+        "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn handshake_announces_id_params_and_waits() {
+    let mut hub = Hub::start();
+    let lines = hub.handshake();
+    assert!(lines[0].starts_with("id name=Kroon version="), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("param name=threads ")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("param name=variant value=normal type=enum")));
+    // Every argument is a name=value pair (pydraughts crashes on bare flags).
+    for line in &lines[..lines.len() - 1] {
+        for word in line.split_whitespace().skip(1) {
+            assert!(
+                word.contains('=') || !word.contains(char::is_alphabetic) || line.contains('"'),
+                "{line}"
+            );
+        }
+    }
+    hub.send("ping");
+    assert_eq!(hub.line(Duration::from_secs(5)), "pong");
+}
+
+#[test]
+fn searches_at_every_level_form() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    let pos = format!("pos pos={START}");
+    for level in [
+        "level depth=6",
+        "level nodes=20000",
+        "level move-time=0.2",
+        "level time=5",
+        "level moves=40 time=10",
+        "level time=3 inc=0.1",
+    ] {
+        let started = Instant::now();
+        let (infos, done) = hub.search(&pos, level, Duration::from_secs(10));
+        assert!(
+            legal_start_moves().contains(&done_move(&done)),
+            "{level}: {done}"
+        );
+        assert!(!infos.is_empty(), "{level}: no info lines");
+        assert!(infos.iter().all(|l| l.starts_with("info ")), "{infos:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{level} took {:?}",
+            started.elapsed()
+        );
+    }
+    let (infos, done) = hub.search(&pos, "level depth=8", Duration::from_secs(10));
+    let last = infos.last().expect("info lines");
+    assert!(
+        last.contains("depth=8") && last.contains("score=") && last.contains("pv=\""),
+        "{last}"
+    );
+    assert!(done.starts_with("done move="));
+}
+
+#[test]
+fn infinite_search_answers_ping_and_stops_with_one_done() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level infinite");
+    hub.send("go analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    hub.send("ping");
+    let lines = hub.until("pong", Duration::from_secs(2));
+    assert!(lines.iter().all(|l| !l.starts_with("done")), "{lines:?}");
+    hub.send("stop");
+    let lines = hub.until("done", Duration::from_secs(2));
+    assert!(legal_start_moves().contains(&done_move(lines.last().unwrap())));
+    // Exactly one done: the next reply is the pong of a new ping.
+    hub.send("ping");
+    let after = hub.until("pong", Duration::from_secs(2));
+    assert!(after.iter().all(|l| !l.starts_with("done")), "{after:?}");
+    // An idle stop is harmless.
+    hub.send("stop");
+    hub.send("ping");
+    assert_eq!(hub.until("pong", Duration::from_secs(2)).len(), 1);
+}
+
+#[test]
+fn ponder_then_ponder_hit_becomes_a_timed_search() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    // The expected opponent reply is already played into the position.
+    hub.send(&format!("pos pos={START} moves=\"32-28 19-23\""));
+    hub.send("level move-time=0.3");
+    hub.send("go ponder");
+    std::thread::sleep(Duration::from_millis(700));
+    // Pondering has no clock: no done yet.
+    assert!(hub.lines.try_iter().all(|l| !l.starts_with("done")));
+    let hit = Instant::now();
+    hub.send("ponder-hit");
+    let lines = hub.until("done", Duration::from_secs(5));
+    assert_eq!(
+        done_move(lines.last().unwrap()),
+        "28x19x23",
+        "the only legal move"
+    );
+    assert!(hit.elapsed() < Duration::from_secs(3));
+}
+
+#[test]
+fn malformed_lines_get_errors_and_the_engine_stays_ready() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    let bad = [
+        "pos pos=Wxx",
+        "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwwq",
+        &format!("pos pos={START} moves=\"32-28 32-28\""),
+        &format!("pos pos={START} moves=\"banana\""),
+        "pos pos=\"unterminated",
+        "level depth=deep",
+        "level move-time=-1",
+        "set-param name=threads value=many",
+        "set-param name=variant value=frisian",
+        "set-param name=hash",
+    ];
+    for line in bad {
+        hub.send(line);
+        let reply = hub.line(Duration::from_secs(5));
+        assert!(reply.starts_with("error message="), "{line} -> {reply}");
+    }
+    // Unknown commands and parameters are ignored quietly.
+    hub.send("frobnicate now=1");
+    hub.send("set-param name=initial-time value=60");
+    hub.send("set-param name=tt-size value=20");
+    hub.send("ping");
+    assert_eq!(hub.line(Duration::from_secs(5)), "pong");
+    // The position from before the bad lines is still there: a search works.
+    let (_, done) = hub.search(
+        &format!("pos pos={START} moves=\"32-28 19-23\""),
+        "level depth=4",
+        Duration::from_secs(5),
+    );
+    assert_eq!(done_move(&done), "28x19x23");
+}
+
+#[test]
+fn a_finished_position_gets_an_error_and_an_empty_done() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    // White has no piece left.
+    let pos = format!("Wb{}", "e".repeat(49));
+    let (lines, done) = hub.search(
+        &format!("pos pos={pos}"),
+        "level depth=3",
+        Duration::from_secs(5),
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("error message=")),
+        "{lines:?}"
+    );
+    assert_eq!(done, "done move=");
+}
+
+#[test]
+fn end_of_input_quits_at_once() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level infinite");
+    hub.send("go think");
+    hub.stdin = None;
+    let started = Instant::now();
+    while hub.child.try_wait().expect("wait works").is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "kroon still runs after stdin closed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn venv_python(name: &str) -> PathBuf {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(".venv-{name}/bin/python"));
+    assert!(
+        python.exists(),
+        "{} is missing: run tests/interop/setup first (it installs the client libraries)",
+        python.display()
+    );
+    python
+}
+
+fn run_script(venv: &str, script: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(venv_python(venv))
+        .arg(root.join("tests/interop").join(script))
+        .arg(env!("CARGO_BIN_EXE_kroon"))
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{script} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn pydraughts_plays_a_whole_game_between_two_kroons() {
+    let out = run_script("pydraughts", "hub_pydraughts.py");
+    assert!(out.contains("over=True"), "{out}");
+}
+
+#[test]
+fn py_draughts_searches_with_kroon() {
+    let out = run_script("py-draughts", "hub_py_draughts.py");
+    assert!(
+        out.contains("depth search ok") && out.contains("move-time search ok"),
+        "{out}"
+    );
+}
