@@ -1,0 +1,1032 @@
+//! The DXP front end (DamExchange Protocol): plays games against another program
+//! over TCP, as server or client, initiator or follower. It only translates between
+//! the peer and the [`Engine`]: moves are checked by the rules core, the search is
+//! the engine's, the game record is [`Game`]'s.
+//!
+//! Each connection runs one loop over events from a reader thread (frames, or the
+//! peer closing), so a peer that speaks while we think, or vanishes, is noticed at
+//! once instead of after the search.
+
+pub mod message;
+pub mod transport;
+
+use crate::board::notation::hub_move;
+use crate::board::{Bitboard, Position, Side};
+use crate::engine::{Engine, EngineOptions, GoMode, Limit};
+use crate::game::{Game, GameResult};
+use message::{AcceptCode, BackCode, DecodeError, EndReason, Message};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::net::{Shutdown, TcpListener, TcpStream, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+use transport::{Frame, FrameReader, FrameWriter};
+
+/// The port DXP programs use by default (and the one pydraughts always connects to).
+pub const DEFAULT_PORT: u16 = 27531;
+
+/// With no clock agreed (time `000`), this much per move.
+const NO_CLOCK_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// How long an initiator waits for GAMEACC before giving up on the peer.
+const ACCEPT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long we wait for the peer to acknowledge our GAMEEND: some programs never
+/// do, and the next game (or connection) must not hang on it.
+const END_ACK_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long `--connect` keeps retrying while the other program starts up.
+const CONNECT_RETRY: Duration = Duration::from_secs(10);
+
+/// Shortest clock handed to the search, so an overstepped clock still gives a move.
+const MIN_CLOCK: Duration = Duration::from_millis(50);
+
+/// `kroon dxp`: play another program over DXP.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DxpArgs {
+    /// Wait for the peer on [ADDR:]PORT (the default, on 127.0.0.1:27531).
+    #[arg(long, value_name = "[ADDR:]PORT", conflicts_with = "connect")]
+    pub listen: Option<String>,
+    /// Connect to a peer listening on HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// Propose the games (GAMEREQ); without it Kroon follows the peer's proposals.
+    #[arg(long)]
+    pub initiator: bool,
+    /// Initiator: games in the series.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Initiator: thinking time per player, in minutes.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
+    pub time: u16,
+    /// Initiator: moves per time period (0: the time is for the whole game).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
+    pub moves: u16,
+    /// Initiator: start positions, one FEN a line (`#` comments); each is played
+    /// with both colours in turn.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Append every game to this file as PDN.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+    /// Search every move to this fixed depth instead of by the clock (for tests).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    #[command(flatten)]
+    pub engine: crate::cli::EngineArgs,
+}
+
+/// What an initiator proposes.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub games: u32,
+    pub minutes: u16,
+    pub moves: u16,
+    /// Start positions; each is played twice, Kroon White first.
+    pub openings: Vec<Position>,
+}
+
+/// Where the peer is.
+#[derive(Clone, Debug)]
+pub enum Endpoint {
+    Listen(String),
+    Connect(String),
+}
+
+/// Everything a DXP run needs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub endpoint: Endpoint,
+    /// `Some`: Kroon initiates this series; `None`: Kroon follows.
+    pub series: Option<Series>,
+    pub engine: EngineOptions,
+    pub depth: Option<u32>,
+    pub pdn: Option<PathBuf>,
+    /// Our name in GAMEREQ / GAMEACC.
+    pub name: String,
+}
+
+/// Reads a file of start positions: one FEN (or Hub string) a line; blank lines and
+/// `#` comments are skipped.
+pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let pos = line
+            .parse::<Position>()
+            .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err(format!("{} holds no position", path.display()));
+    }
+    Ok(out)
+}
+
+/// `[ADDR:]PORT` -> `ADDR:PORT`, the address defaulting to the loopback.
+fn listen_address(text: &str) -> String {
+    if text.parse::<u16>().is_ok() {
+        format!("127.0.0.1:{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Runs `kroon dxp` from its command-line arguments.
+pub fn run_args(args: &DxpArgs) -> Result<(), String> {
+    let endpoint = match (&args.listen, &args.connect) {
+        (_, Some(addr)) => Endpoint::Connect(addr.clone()),
+        (Some(addr), None) => Endpoint::Listen(listen_address(addr)),
+        (None, None) => Endpoint::Listen(format!("127.0.0.1:{DEFAULT_PORT}")),
+    };
+    let series = if args.initiator {
+        let openings = match &args.openings {
+            Some(path) => read_openings(path)?,
+            None => vec![Position::initial()],
+        };
+        if args.time == 0 {
+            // Moby Dam never answers a GAMEREQ without a clock.
+            log::warn!("--time 0 proposes games without a clock; some programs refuse them");
+        }
+        Some(Series {
+            games: args.games,
+            minutes: args.time,
+            moves: args.moves,
+            openings,
+        })
+    } else {
+        None
+    };
+    run(&Config {
+        endpoint,
+        series,
+        engine: args.engine.options(),
+        depth: args.depth,
+        pdn: args.pdn.clone(),
+        name: format!("Kroon {}", env!("CARGO_PKG_VERSION")),
+    })
+}
+
+/// Plays over DXP as configured. A listening follower serves connection after
+/// connection and only returns on an error binding its address.
+pub fn run(config: &Config) -> Result<(), String> {
+    let mut engine = Engine::new(config.engine);
+    let mut score = Score::default();
+    match &config.endpoint {
+        Endpoint::Connect(addr) => {
+            let stream = connect(addr)?;
+            Session::new(stream, &mut engine, config, &mut score)?.run();
+            Ok(())
+        }
+        Endpoint::Listen(addr) => {
+            let listener =
+                TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            log::info!("listening on {addr}");
+            for stream in listener.incoming() {
+                let stream = match stream {
+                    Ok(s) => s,
+                    Err(e) => {
+                        log::warn!("accepting a connection failed: {e}");
+                        continue;
+                    }
+                };
+                match Session::new(stream, &mut engine, config, &mut score) {
+                    Ok(session) => session.run(),
+                    Err(e) => log::warn!("{e}"),
+                }
+                // An initiator's series is over once its peer is gone; a follower
+                // waits for the next peer.
+                if config.series.is_some() {
+                    break;
+                }
+                log::info!("listening on {addr} again");
+            }
+            Ok(())
+        }
+    }
+}
+
+fn connect(addr: &str) -> Result<TcpStream, String> {
+    let started = Instant::now();
+    loop {
+        let attempt = addr
+            .to_socket_addrs()
+            .map_err(|e| format!("bad address {addr}: {e}"))?
+            .find_map(|a| TcpStream::connect(a).ok());
+        match attempt {
+            Some(stream) => return Ok(stream),
+            None if started.elapsed() < CONNECT_RETRY => {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            None => return Err(format!("cannot connect to {addr}")),
+        }
+    }
+}
+
+/// The running score of the series, from Kroon's view.
+#[derive(Default, Debug)]
+struct Score {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    unfinished: u32,
+}
+
+impl Score {
+    fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses + self.unfinished
+    }
+}
+
+/// What the reader thread reports.
+enum Event {
+    Message(Result<Message, DecodeError>),
+    Closed(String),
+}
+
+/// A game under way (or ending).
+struct Play {
+    game: Game,
+    ours: Side,
+    peer: String,
+    minutes: u16,
+    moves: u16,
+    /// Remaining time of each side, indexed by `Side::index`; negative when overstepped.
+    clock: [f64; 2],
+    /// Moves made by each side, for the time periods.
+    made: [u32; 2],
+    /// When the side to move started thinking.
+    turn_started: Instant,
+    /// When we sent our GAMEEND.
+    end_sent: Option<Instant>,
+    /// The peer's GAMEEND reason, from its view.
+    peer_end: Option<EndReason>,
+    /// Why the game stopped short of a result, for the log and the PDN.
+    note: Option<String>,
+}
+
+impl Play {
+    fn new(start: Position, ours: Side, peer: String, minutes: u16, moves: u16) -> Play {
+        let period = f64::from(minutes) * 60.0;
+        Play {
+            game: Game::from_position(start),
+            ours,
+            peer,
+            minutes,
+            moves,
+            clock: [period; 2],
+            made: [0; 2],
+            turn_started: Instant::now(),
+            end_sent: None,
+            peer_end: None,
+            note: None,
+        }
+    }
+
+    fn our_turn(&self) -> bool {
+        self.game.side_to_move() == self.ours
+    }
+
+    /// Charges the side to move for its move and credits a new period when one ends.
+    fn charge_move(&mut self) -> Duration {
+        let spent = self.turn_started.elapsed();
+        let side = self.game.side_to_move().index();
+        self.clock[side] -= spent.as_secs_f64();
+        self.made[side] += 1;
+        if self.moves > 0 && self.made[side] % u32::from(self.moves) == 0 {
+            self.clock[side] += f64::from(self.minutes) * 60.0;
+        }
+        if self.minutes > 0 && self.clock[side] < 0.0 {
+            log::warn!(
+                "{} overstepped the time: {:.1} s left",
+                self.game.side_to_move(),
+                self.clock[side]
+            );
+        }
+        self.turn_started = Instant::now();
+        spent
+    }
+
+    fn limit(&self, depth: Option<u32>) -> Limit {
+        if let Some(d) = depth {
+            return Limit::Depth(d);
+        }
+        if self.minutes == 0 {
+            return Limit::MoveTime(NO_CLOCK_MOVE_TIME);
+        }
+        let left = self.clock[self.ours.index()] - self.turn_started.elapsed().as_secs_f64();
+        let moves_to_go = (self.moves > 0)
+            .then(|| u32::from(self.moves) - self.made[self.ours.index()] % u32::from(self.moves));
+        Limit::Clock {
+            remaining: Duration::from_secs_f64(left.max(0.0)).max(MIN_CLOCK),
+            increment: Duration::ZERO,
+            moves_to_go,
+        }
+    }
+
+    /// The finished game's reason from our view, for our GAMEEND.
+    fn our_reason(&self) -> EndReason {
+        match self.game.result() {
+            Some(GameResult::Win(side)) if side == self.ours => EndReason::IWin,
+            Some(GameResult::Win(_)) => EndReason::ILose,
+            Some(GameResult::Draw(_)) => EndReason::Draw,
+            None => EndReason::Unknown,
+        }
+    }
+
+    /// The PDN result: the board's when it has one, else what the peer declared.
+    fn result_text(&self) -> &'static str {
+        if let Some(result) = self.game.result() {
+            return result.pdn();
+        }
+        let winner = match self.peer_end {
+            Some(EndReason::ILose) => Some(self.ours),
+            Some(EndReason::IWin) => Some(self.ours.opponent()),
+            Some(EndReason::Draw) => return "1-1",
+            _ => None,
+        };
+        match winner {
+            Some(Side::White) => "2-0",
+            Some(Side::Black) => "0-2",
+            None => "*",
+        }
+    }
+}
+
+/// What the event loop does next.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Close,
+}
+
+/// One connection to a peer.
+struct Session<'a> {
+    writer: FrameWriter<TcpStream>,
+    stream: TcpStream,
+    events: Receiver<Event>,
+    /// Events that arrived while we were thinking, handled after our move.
+    pending: VecDeque<Event>,
+    engine: &'a mut Engine,
+    config: &'a Config,
+    score: &'a mut Score,
+    play: Option<Play>,
+    /// Initiator: the game proposed and not yet accepted.
+    proposed: Option<(Play, Instant)>,
+    /// Initiator: games proposed so far in this session.
+    proposals: u32,
+    /// Initiator: the peer asked for no more games, or refused them.
+    series_over: bool,
+    peer_addr: String,
+}
+
+impl<'a> Session<'a> {
+    fn new(
+        stream: TcpStream,
+        engine: &'a mut Engine,
+        config: &'a Config,
+        score: &'a mut Score,
+    ) -> Result<Session<'a>, String> {
+        let peer_addr = stream
+            .peer_addr()
+            .map_or_else(|_| "?".to_string(), |a| a.to_string());
+        let _ = stream.set_nodelay(true);
+        let read_half = stream
+            .try_clone()
+            .map_err(|e| format!("connection from {peer_addr}: {e}"))?;
+        let write_half = stream
+            .try_clone()
+            .map_err(|e| format!("connection from {peer_addr}: {e}"))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("kroon-dxp-reader".into())
+            .spawn(move || {
+                let mut reader = FrameReader::new(read_half);
+                loop {
+                    let event = match reader.next_frame() {
+                        Ok(Some(Frame::Text(text))) => {
+                            log::debug!("dxp < {text}");
+                            Event::Message(text.parse())
+                        }
+                        Ok(Some(Frame::Garbage(why))) => Event::Message(Err(DecodeError {
+                            kind: None,
+                            detail: why,
+                        })),
+                        Ok(None) => Event::Closed("the peer closed the connection".into()),
+                        Err(e) => Event::Closed(format!("the connection failed: {e}")),
+                    };
+                    let last = matches!(event, Event::Closed(_));
+                    if tx.send(event).is_err() || last {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        log::info!("connected to {peer_addr}");
+        Ok(Session {
+            writer: FrameWriter::new(write_half),
+            stream,
+            events: rx,
+            pending: VecDeque::new(),
+            engine,
+            config,
+            score,
+            play: None,
+            proposed: None,
+            proposals: 0,
+            series_over: false,
+            peer_addr,
+        })
+    }
+
+    fn send(&mut self, msg: &Message) {
+        log::debug!("dxp > {msg}");
+        // A failed write means the peer is gone; the reader thread reports that.
+        if let Err(e) = self.writer.send(msg) {
+            log::warn!("cannot send to {}: {e}", self.peer_addr);
+        }
+    }
+
+    fn chat(&mut self, text: String) {
+        self.send(&Message::Chat(text));
+    }
+
+    fn next_event(&mut self, timeout: Option<Duration>) -> Option<Event> {
+        if let Some(e) = self.pending.pop_front() {
+            return Some(e);
+        }
+        let event = match timeout {
+            None => self.events.recv().ok(),
+            Some(t) => match self.events.recv_timeout(t) {
+                Ok(e) => Some(e),
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => None,
+            },
+        };
+        Some(event.unwrap_or_else(|| Event::Closed("the reader stopped".into())))
+    }
+
+    /// Serves the connection until it ends, then closes it.
+    fn run(mut self) {
+        loop {
+            if self.config.series.is_some() && self.play.is_none() && self.proposed.is_none() {
+                if self.series_over || !self.propose_next() {
+                    break;
+                }
+            }
+            self.move_if_our_turn();
+            let timeout = self
+                .deadline()
+                .map(|d| d.saturating_duration_since(Instant::now()));
+            let flow = match self.next_event(timeout) {
+                None => {
+                    self.timed_out();
+                    Flow::Continue
+                }
+                Some(Event::Closed(why)) => {
+                    log::info!("{}: {why}", self.peer_addr);
+                    self.abandon(&format!("the peer vanished ({why})"));
+                    Flow::Close
+                }
+                Some(Event::Message(msg)) => {
+                    self.writer.heard();
+                    self.handle(msg)
+                }
+            };
+            if flow == Flow::Close {
+                break;
+            }
+        }
+        self.abandon("the connection was closed");
+        let _ = self.stream.shutdown(Shutdown::Both);
+        log::info!("disconnected from {}", self.peer_addr);
+    }
+
+    /// When waiting must end even if the peer stays silent.
+    fn deadline(&self) -> Option<Instant> {
+        if let Some((_, since)) = &self.proposed {
+            return Some(*since + ACCEPT_TIMEOUT);
+        }
+        self.play
+            .as_ref()
+            .and_then(|p| p.end_sent)
+            .map(|t| t + END_ACK_TIMEOUT)
+    }
+
+    fn timed_out(&mut self) {
+        if self.proposed.take().is_some() {
+            log::warn!("{} did not answer the game request", self.peer_addr);
+            self.series_over = true;
+        } else if self.play.as_ref().is_some_and(|p| p.end_sent.is_some()) {
+            log::info!("{} did not acknowledge the game end", self.peer_addr);
+            self.finish();
+        }
+    }
+
+    /// Initiator: proposes the next game of the series; false when it is complete.
+    fn propose_next(&mut self) -> bool {
+        let Some(series) = &self.config.series else {
+            return false;
+        };
+        if self.proposals >= series.games {
+            return false;
+        }
+        let i = self.proposals;
+        let start = series.openings[(i / 2) as usize % series.openings.len()];
+        let ours = if i % 2 == 0 { Side::White } else { Side::Black };
+        let (minutes, moves) = (series.minutes, series.moves);
+        self.proposals += 1;
+        let msg = Message::GameReq {
+            version: message::VERSION,
+            initiator: self.config.name.clone(),
+            follower_side: ours.opponent(),
+            minutes,
+            moves,
+            start: (start != Position::initial()).then_some(start),
+        };
+        self.send(&msg);
+        let play = Play::new(start, ours, String::new(), minutes, moves);
+        self.proposed = Some((play, Instant::now()));
+        true
+    }
+
+    fn handle(&mut self, msg: Result<Message, DecodeError>) -> Flow {
+        let msg = match msg {
+            Ok(m) => m,
+            Err(e) => return self.malformed(&e),
+        };
+        match msg {
+            Message::GameReq {
+                version,
+                initiator,
+                follower_side,
+                minutes,
+                moves,
+                start,
+            } => {
+                if self.config.series.is_some() {
+                    log::warn!("{initiator} proposes a game but Kroon is the initiator here");
+                    self.chat("I am the initiator in this session: I propose the games".into());
+                    self.accept(AcceptCode::NoGames);
+                    return Flow::Continue;
+                }
+                if self.play.is_some() {
+                    self.abandon("a new game request arrived before it ended");
+                }
+                if version != message::VERSION {
+                    log::warn!("{initiator} asks for DXP version {version}; only 1 exists");
+                    self.chat(format!("DXP version {version} is not supported, only 01"));
+                    self.accept(AcceptCode::BadVersion);
+                    return Flow::Continue;
+                }
+                let start = start.unwrap_or_else(Position::initial);
+                log::info!(
+                    "game request from {initiator}: Kroon plays {follower_side}, {minutes} min / {moves} moves, from {}",
+                    start.to_fen()
+                );
+                self.engine.new_game();
+                self.play = Some(Play::new(start, follower_side, initiator, minutes, moves));
+                self.accept(AcceptCode::Accepted);
+                // Our clock starts once the peer can know the game is on.
+                if let Some(p) = &mut self.play {
+                    p.turn_started = Instant::now();
+                }
+                self.check_over();
+            }
+            Message::GameAcc { follower, code } => match self.proposed.take() {
+                Some((mut play, _)) if code == AcceptCode::Accepted => {
+                    log::info!("{follower} accepted the game");
+                    play.peer = follower;
+                    play.turn_started = Instant::now();
+                    self.engine.new_game();
+                    self.play = Some(play);
+                    self.check_over();
+                }
+                Some(_) => {
+                    log::warn!("{follower} refused the game ({code:?})");
+                    // Another game may be accepted only after "not this game".
+                    if code != AcceptCode::NotThisGame {
+                        self.series_over = true;
+                    }
+                }
+                None => log::warn!("unexpected GAMEACC from {follower}: no game was proposed"),
+            },
+            Message::Move {
+                seconds,
+                from,
+                to,
+                captured,
+            } => self.peer_move(seconds, from, to, &captured),
+            Message::GameEnd { reason, stop } => {
+                match &mut self.play {
+                    Some(play) => {
+                        play.peer_end = Some(reason);
+                        if play.end_sent.is_none() {
+                            let reason = play.our_reason();
+                            if play.game.result().is_none() {
+                                play.note = Some(format!("the peer ended the game ({reason:?})"));
+                            }
+                            self.send_end(reason);
+                        }
+                        self.finish();
+                    }
+                    None => log::debug!("GAMEEND with no game under way (a late acknowledgement)"),
+                }
+                if stop {
+                    log::info!("{} wants no further game", self.peer_addr);
+                    self.series_over = true;
+                    return Flow::Close;
+                }
+            }
+            Message::Chat(text) => log::info!("{} says: {text}", self.peer_addr),
+            Message::BackReq { move_number, side } => self.back_request(move_number, side),
+            Message::BackAcc { code } => log::info!("BACKACC {code:?} (Kroon never asks)"),
+        }
+        Flow::Continue
+    }
+
+    fn accept(&mut self, code: AcceptCode) {
+        self.send(&Message::GameAcc {
+            follower: self.config.name.clone(),
+            code,
+        });
+    }
+
+    fn malformed(&mut self, e: &DecodeError) -> Flow {
+        log::warn!("{}: {e}", self.peer_addr);
+        self.chat(e.to_string());
+        match e.kind {
+            Some('R') if self.config.series.is_none() => {
+                if self.play.is_some() {
+                    self.abandon("a new game request arrived before it ended");
+                }
+                self.accept(AcceptCode::NotThisGame);
+            }
+            // Without the move the game cannot go on.
+            Some('M') if self.play.as_ref().is_some_and(|p| p.end_sent.is_none()) => {
+                self.stop_game(format!("unreadable move from the peer: {}", e.detail));
+            }
+            _ => {}
+        }
+        Flow::Continue
+    }
+
+    /// Ends the game under way because it cannot go on.
+    fn stop_game(&mut self, why: String) {
+        if let Some(play) = &mut self.play {
+            play.note = Some(why);
+            self.send_end(EndReason::Unknown);
+        }
+    }
+
+    fn peer_move(
+        &mut self,
+        seconds: u16,
+        from: crate::board::Square,
+        to: crate::board::Square,
+        captured: &[crate::board::Square],
+    ) {
+        let Some(play) = &mut self.play else {
+            log::warn!("MOVE with no game under way");
+            self.chat("there is no game under way: move ignored".into());
+            return;
+        };
+        if play.end_sent.is_some() {
+            log::debug!("MOVE after our GAMEEND, ignored");
+            return;
+        }
+        let text = format!(
+            "{from}{}{to}{}",
+            if captured.is_empty() { '-' } else { 'x' },
+            captured.iter().map(|s| format!("x{s}")).collect::<String>()
+        );
+        let problem = if play.our_turn() {
+            Some(format!("move {text} arrived, but it is Kroon's turn"))
+        } else {
+            let wanted = Bitboard::from_squares(captured.iter().copied());
+            let found = play.game.legal_moves().into_iter().find(|m| {
+                m.from() == from
+                    && m.to() == to
+                    && m.captured() == wanted
+                    && wanted.count() as usize == captured.len()
+            });
+            match found {
+                Some(mv) => {
+                    play.charge_move();
+                    log::debug!("peer plays {} ({seconds} s by its count)", hub_move(mv));
+                    if let Err(e) = play.game.play(mv) {
+                        Some(format!("move {text}: {e}"))
+                    } else {
+                        None
+                    }
+                }
+                None => {
+                    let legal: Vec<String> = play
+                        .game
+                        .legal_moves()
+                        .iter()
+                        .map(|&m| hub_move(m))
+                        .collect();
+                    Some(format!(
+                        "illegal move {text} in {}: legal moves are {}",
+                        play.game.position().to_fen(),
+                        legal.join(" ")
+                    ))
+                }
+            }
+        };
+        match problem {
+            Some(why) => {
+                log::warn!("{}: {why}", self.peer_addr);
+                self.chat(why.clone());
+                self.stop_game(why);
+            }
+            None => self.check_over(),
+        }
+    }
+
+    fn back_request(&mut self, move_number: u16, side: Side) {
+        let target = self.play.as_ref().and_then(|play| {
+            if play.end_sent.is_some() {
+                return None;
+            }
+            // Moves are numbered from 1 at the start position, whoever moves first.
+            let start_ply = usize::from(play.game.start().side_to_move() == Side::Black);
+            let ply = (usize::from(move_number).checked_sub(1)? * 2
+                + usize::from(side == Side::Black))
+            .checked_sub(start_ply)?;
+            (ply <= play.game.moves().len()).then_some(ply)
+        });
+        match (target, &mut self.play) {
+            (Some(ply), Some(play)) => {
+                while play.game.moves().len() > ply {
+                    play.game.undo();
+                }
+                play.turn_started = Instant::now();
+                log::info!("took back to move {move_number} {side}");
+                self.send(&Message::BackAcc {
+                    code: BackCode::Accepted,
+                });
+            }
+            _ => {
+                log::warn!("cannot take back to move {move_number} {side}");
+                self.chat(format!(
+                    "cannot take back to move {move_number} with {side} to move"
+                ));
+                self.send(&Message::BackAcc {
+                    code: BackCode::NotSupported,
+                });
+            }
+        }
+    }
+
+    /// Sends our GAMEEND once the board says the game is over.
+    fn check_over(&mut self) {
+        if let Some(play) = &self.play {
+            if play.end_sent.is_none() && play.game.result().is_some() {
+                let reason = play.our_reason();
+                self.send_end(reason);
+            }
+        }
+    }
+
+    fn send_end(&mut self, reason: EndReason) {
+        let last = self
+            .config
+            .series
+            .as_ref()
+            .is_some_and(|s| self.proposals >= s.games);
+        if let Some(play) = &mut self.play {
+            play.end_sent = Some(Instant::now());
+        }
+        self.send(&Message::GameEnd { reason, stop: last });
+        if self.play.as_ref().is_some_and(|p| p.peer_end.is_some()) {
+            self.finish();
+        }
+    }
+
+    /// Thinks and plays while it is our turn in a game going on.
+    fn move_if_our_turn(&mut self) {
+        loop {
+            let Some(play) = &self.play else { return };
+            if !play.our_turn() || play.end_sent.is_some() || play.game.result().is_some() {
+                return;
+            }
+            let limit = play.limit(self.config.depth);
+            self.engine.go(&play.game, limit, GoMode::Think, |_| {});
+            // Listen while thinking: anything but chat may change the game, so the
+            // search stops and the message is handled first.
+            let mut interrupted = false;
+            while self.engine.is_searching() {
+                match self.events.recv_timeout(Duration::from_millis(5)) {
+                    Ok(Event::Message(Ok(Message::Chat(text)))) => {
+                        self.writer.heard();
+                        log::info!("{} says: {text}", self.peer_addr);
+                    }
+                    Ok(event) => {
+                        self.pending.push_back(event);
+                        interrupted = true;
+                        self.engine.stop();
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        self.pending
+                            .push_back(Event::Closed("the reader stopped".into()));
+                        interrupted = true;
+                        self.engine.stop();
+                    }
+                }
+            }
+            let result = self.engine.wait();
+            if interrupted {
+                return;
+            }
+            let Some(play) = &mut self.play else { return };
+            let Some(mv) = result.best_move else {
+                // Cannot happen with a legal move on the board; end rather than hang.
+                self.stop_game("the search found no move".into());
+                return;
+            };
+            let spent = play.charge_move();
+            if let Err(e) = play.game.play(mv) {
+                let why = format!("the engine's move {} was refused: {e}", hub_move(mv));
+                log::error!("{why}");
+                self.stop_game(why);
+                return;
+            }
+            let mut captured: Vec<_> = mv.captured().squares().collect();
+            captured.sort_by_key(|s| s.number());
+            self.send(&Message::Move {
+                seconds: u16::try_from(spent.as_secs_f64().round() as u64).unwrap_or(9999),
+                from: mv.from(),
+                to: mv.to(),
+                captured,
+            });
+            self.check_over();
+        }
+    }
+
+    /// A game under way ends without a proper end: keep what was played.
+    fn abandon(&mut self, why: &str) {
+        if self.proposed.take().is_some() {
+            log::info!("the proposed game did not start: {why}");
+        }
+        if let Some(play) = &mut self.play {
+            if play.note.is_none() && play.game.result().is_none() && play.peer_end.is_none() {
+                play.note = Some(why.to_string());
+            }
+            self.finish();
+        }
+    }
+
+    /// Records the game that just ended: PDN, result line, score.
+    fn finish(&mut self) {
+        let Some(play) = self.play.take() else { return };
+        let result = play.result_text();
+        let (white, black) = match play.ours {
+            Side::White => (self.config.name.as_str(), play.peer.as_str()),
+            Side::Black => (play.peer.as_str(), self.config.name.as_str()),
+        };
+        let ours_won = matches!(
+            (result, play.ours),
+            ("2-0", Side::White) | ("0-2", Side::Black)
+        );
+        match result {
+            "1-1" => self.score.draws += 1,
+            "*" => self.score.unfinished += 1,
+            _ if ours_won => self.score.wins += 1,
+            _ => self.score.losses += 1,
+        }
+        let why = match (play.game.result(), &play.note) {
+            (Some(r), _) => r.to_string(),
+            (None, Some(note)) => note.clone(),
+            (None, None) => "ended by agreement".into(),
+        };
+        let s = &self.score;
+        println!(
+            "game {}: {white} - {black} {result} ({why}); score {} +{} ={} -{}{}",
+            s.games(),
+            self.config.name,
+            s.wins,
+            s.draws,
+            s.losses,
+            if s.unfinished > 0 {
+                format!(" ({} unfinished)", s.unfinished)
+            } else {
+                String::new()
+            }
+        );
+        let _ = std::io::stdout().flush();
+        if let Some(path) = &self.config.pdn {
+            let text = pdn(&play.game, white, black, result);
+            let written = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(text.as_bytes()));
+            if let Err(e) = written {
+                log::error!("cannot append the game to {}: {e}", path.display());
+            }
+        }
+    }
+}
+
+/// One game as PDN, with a blank line after it.
+fn pdn(game: &Game, white: &str, black: &str, result: &str) -> String {
+    let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut out = String::new();
+    out.push_str("[Event \"Kroon DXP\"]\n");
+    out.push_str(&format!("[Date \"{}\"]\n", today()));
+    out.push_str(&format!("[White \"{}\"]\n", quote(white)));
+    out.push_str(&format!("[Black \"{}\"]\n", quote(black)));
+    out.push_str(&format!("[Result \"{result}\"]\n"));
+    if game.start() != Position::initial() {
+        out.push_str(&format!("[FEN \"{}\"]\n", game.start().to_fen()));
+    }
+    out.push('\n');
+    let moves = game.pdn_movetext();
+    if moves.is_empty() {
+        out.push_str(result);
+    } else {
+        out.push_str(&format!("{moves} {result}"));
+    }
+    out.push_str("\n\n");
+    out
+}
+
+/// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm), to
+/// avoid a date crate for one tag.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+
+    #[test]
+    fn listen_addresses() {
+        assert_eq!(listen_address("27531"), "127.0.0.1:27531");
+        assert_eq!(listen_address("0.0.0.0:9000"), "0.0.0.0:9000");
+    }
+
+    #[test]
+    fn pdn_tags() {
+        let mut game = Game::from_fen("B:W28,33:B19,18").unwrap();
+        game.play_text("19-23").unwrap();
+        let text = pdn(&game, "A", "B \"x\"", "*");
+        assert!(text.contains("[FEN \"B:W28,33:B18,19\"]") || text.contains("[FEN \""));
+        assert!(text.contains("[Black \"B \\\"x\\\"\"]"), "{text}");
+        assert!(text.contains("1... 19-23 *"), "{text}");
+        let start = pdn(&Game::new(), "A", "B", "1-1");
+        assert!(!start.contains("FEN"));
+    }
+
+    #[test]
+    fn openings_file() {
+        let dir = std::env::temp_dir().join(format!("kroon-openings-{}", std::process::id()));
+        std::fs::write(
+            &dir,
+            "# two\nW:W31-50:B1-20\n\n  B:W28,33:B19,18 # comment\n",
+        )
+        .unwrap();
+        let got = read_openings(&dir).unwrap();
+        assert_eq!(got.len(), 2);
+        std::fs::write(&dir, "# none\n").unwrap();
+        assert!(read_openings(&dir).is_err());
+        std::fs::write(&dir, "nonsense\n").unwrap();
+        assert!(read_openings(&dir).unwrap_err().contains("line 1"));
+        let _ = std::fs::remove_file(&dir);
+    }
+}
