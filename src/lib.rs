@@ -10,3 +10,4 @@ pub mod eval;
 pub mod game;
 pub mod hub;
 pub mod search;
+pub mod text;

@@ -1,0 +1,997 @@
+//! The text front end (`kroon play`): a person plays Kroon at the terminal. It only
+//! translates: lines become typed [`Command`]s, moves are checked by the rules core
+//! through [`Game`], searching is the [`Engine`]'s. Input is read line by line, so a
+//! pipe drives it as well as a keyboard (the tests script whole sessions that way).
+
+use crate::board::movegen::legal_moves;
+use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
+use crate::board::{Move, Piece, Position, Side, Square};
+use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
+use crate::game::{Game, GameError, GameResult};
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// How the engine's searches are limited.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Level {
+    /// A fixed depth in plies.
+    Depth(u32),
+    /// Seconds per move.
+    MoveTime(f64),
+    /// A game clock for each side: minutes for the game plus seconds added per move.
+    Clock { minutes: f64, increment: f64 },
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Level::Depth(d) => write!(f, "depth {d}"),
+            Level::MoveTime(s) => write!(f, "movetime {s} s per move"),
+            Level::Clock { minutes, increment } => {
+                write!(f, "time {minutes}+{increment} (minutes + seconds per move)")
+            }
+        }
+    }
+}
+
+/// The largest depth `level depth` accepts: deeper never finishes anyway.
+const MAX_DEPTH: u32 = 64;
+/// Longest time setting accepted, in seconds (a week); keeps `Duration` conversions sane.
+const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+
+impl Level {
+    /// Parses the words after `level`: `depth N`, `movetime S` or `time M+I`.
+    pub fn parse(words: &[&str]) -> Result<Level, String> {
+        const USAGE: &str =
+            "write level depth N, level movetime S (seconds per move) or level time M+I (minutes for the game + seconds per move)";
+        match words {
+            ["depth", n] => match n.parse::<u32>() {
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(Level::Depth(d)),
+                _ => Err(format!(
+                    "depth must be a whole number from 1 to {MAX_DEPTH}, not '{n}'"
+                )),
+            },
+            ["movetime" | "move", s] => {
+                let secs = seconds(s).filter(|&t| t > 0.0).ok_or_else(|| {
+                    format!("movetime must be a number of seconds above 0, not '{s}'")
+                })?;
+                Ok(Level::MoveTime(secs))
+            }
+            ["time", clock] => Level::parse_clock(clock),
+            // `level time 5 3` reads as naturally as `level time 5+3`.
+            ["time", m, i] => Level::parse_clock(&format!("{m}+{i}")),
+            _ => Err(USAGE.into()),
+        }
+    }
+
+    /// `M+I` (or `M`): minutes for the game and seconds added after each move.
+    fn parse_clock(text: &str) -> Result<Level, String> {
+        let (m, i) = text.split_once('+').unwrap_or((text, "0"));
+        let minutes = seconds(m)
+            .filter(|&t| t > 0.0 && t * 60.0 <= MAX_SECONDS)
+            .ok_or_else(|| {
+                format!("'{m}' is not a number of minutes above 0 (write time M+I, e.g. time 5+3)")
+            })?;
+        let increment = seconds(i).ok_or_else(|| {
+            format!("'{i}' is not a number of seconds per move (write time M+I, e.g. time 5+3)")
+        })?;
+        Ok(Level::Clock { minutes, increment })
+    }
+}
+
+/// A non-negative, finite number of at most [`MAX_SECONDS`].
+fn seconds(text: &str) -> Option<f64> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && (0.0..=MAX_SECONDS).contains(t))
+}
+
+/// One line of input, parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Move text, resolved against the position later.
+    Move(String),
+    /// A bare number: the choice among the captures an ambiguous move listed.
+    Choose(usize),
+    Go,
+    New,
+    Undo,
+    Redo,
+    Swap,
+    /// `level` with no words shows the level.
+    Level(Option<Level>),
+    /// `fen` with no text shows the position's FEN.
+    Fen(Option<String>),
+    Moves,
+    Hint,
+    Board,
+    Save(String),
+    Load(String),
+    Help,
+    Quit,
+    /// An empty line.
+    Nothing,
+}
+
+impl Command {
+    /// Parses a line. The error is a message for the player.
+    pub fn parse(line: &str) -> Result<Command, String> {
+        let line = line.trim();
+        let Some(first) = line.chars().next() else {
+            return Ok(Command::Nothing);
+        };
+        if first.is_ascii_digit() {
+            if line.bytes().all(|b| b.is_ascii_digit()) {
+                return line
+                    .parse()
+                    .map(Command::Choose)
+                    .map_err(|_| format!("'{line}' is too large a number"));
+            }
+            return Ok(Command::Move(line.to_string()));
+        }
+        let (word, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(w, r)| (w, r.trim()));
+        let word = word.to_ascii_lowercase();
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let no_argument = |command: Command| {
+            if rest.is_empty() {
+                Ok(command)
+            } else {
+                Err(format!("'{word}' takes nothing after it, not '{rest}'"))
+            }
+        };
+        let file = |make: fn(String) -> Command| {
+            if rest.is_empty() {
+                Err(format!("'{word}' needs a file name: {word} FILE"))
+            } else {
+                Ok(make(rest.to_string()))
+            }
+        };
+        match word.as_str() {
+            "go" => no_argument(Command::Go),
+            "new" => no_argument(Command::New),
+            "undo" | "back" => no_argument(Command::Undo),
+            "redo" | "forward" => no_argument(Command::Redo),
+            "swap" => no_argument(Command::Swap),
+            "moves" => no_argument(Command::Moves),
+            "hint" => no_argument(Command::Hint),
+            "board" | "show" => no_argument(Command::Board),
+            "help" | "?" => Ok(Command::Help),
+            "quit" | "exit" | "q" => no_argument(Command::Quit),
+            "level" if words.is_empty() => Ok(Command::Level(None)),
+            "level" => {
+                let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+                let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+                Level::parse(&lower).map(|l| Command::Level(Some(l)))
+            }
+            "time" if words.is_empty() => Ok(Command::Level(None)),
+            "time" => {
+                let mut all = vec!["time"];
+                all.extend(&words);
+                Level::parse(&all).map(|l| Command::Level(Some(l)))
+            }
+            "fen" if rest.is_empty() => Ok(Command::Fen(None)),
+            "fen" => Ok(Command::Fen(Some(rest.to_string()))),
+            "save" => file(Command::Save),
+            "load" => file(Command::Load),
+            _ => Err(format!(
+                "unknown command '{word}': type a move like 32-28, or help for the commands"
+            )),
+        }
+    }
+}
+
+const HELP: &str = "\
+Type a move in any usual form: 32-28, 28x19, 28x19x23 (PDN path or Hub's captured squares).
+When a short capture fits several moves they are listed numbered; type the number.
+Commands:
+  go              Kroon takes the side to move and plays now
+  new             a new game from the start position
+  undo            take back one move (Kroon does not answer by itself after undo or redo)
+  redo            play again the move taken back
+  swap            Kroon takes the other side (and moves if it is now its turn)
+  level depth N   search N plies per move
+  level movetime S    S seconds per move
+  level time M+I  (or: time M+I) a game clock: M minutes each, I seconds added per move
+  level           show the level
+  fen [FEN]       show the position as FEN, or set it (W:W31-50:B1-20; K before a king)
+  moves           list the legal moves
+  hint            ask Kroon for a move without playing it
+  board           draw the board again
+  save FILE       write the game as PDN
+  load FILE       read a game from PDN (as save writes it: FEN tag and moves)
+  help            this text
+  quit            leave (the end of input also leaves)
+Kroon replies by itself after your move when it is its turn; scores are from White's view.";
+
+/// Where text goes: the command loop and the search thread's progress lines share it.
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    fn write(&self, text: &str) {
+        let mut w = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // A closed terminal or pipe will show as the end of input; nothing to do here.
+        let _ = w.write_all(text.as_bytes());
+        let _ = w.flush();
+    }
+
+    fn line(&self, text: &str) {
+        self.write(&format!("{text}\n"));
+    }
+}
+
+/// A score from White's view, in men, or the forced win or loss in moves.
+fn score_text(white_view: Score) -> String {
+    match white_view.decisive_plies() {
+        Some(p) if p >= 0 => format!("White wins in {}", (p + 1) / 2),
+        Some(p) => format!("Black wins in {}", (1 - p) / 2),
+        None => format!("{:+.2}", white_view.men()),
+    }
+}
+
+/// Moves in PDN, played on from `pos`; an illegal move (never expected) ends the line.
+fn line_text(pos: &Position, moves: &[Move]) -> String {
+    let mut pos = *pos;
+    let mut out = Vec::new();
+    for &mv in moves {
+        if !legal_moves(&pos).contains(&mv) {
+            break;
+        }
+        out.push(pdn_move(&pos, mv));
+        pos = pos.play(mv);
+    }
+    out.join(" ")
+}
+
+fn white_view(score: Score, side: Side) -> Score {
+    match side {
+        Side::White => score,
+        Side::Black => score.neg(),
+    }
+}
+
+fn info_line(root: &Position, info: &Info) -> String {
+    format!(
+        "  depth {:>2}  score {:>8}  nodes {:>10}  time {:>6.2} s  pv {}",
+        info.depth,
+        score_text(white_view(info.score, root.side_to_move())),
+        info.nodes,
+        info.time.as_secs_f64(),
+        line_text(root, &info.pv)
+    )
+}
+
+/// The board with its pieces, and beside it the square numbers at the same places.
+/// White plays up from the bottom, as in printed diagrams.
+#[must_use]
+pub fn board_text(pos: &Position) -> String {
+    let border = format!("+{}+", "-".repeat(31));
+    let mut out = format!("   {border}      {border}\n");
+    for row in 0..10u8 {
+        let mut pieces = String::new();
+        let mut numbers = String::new();
+        for col in 0..10u8 {
+            if (row + col) % 2 == 0 {
+                pieces.push_str("   ");
+                numbers.push_str("   ");
+                continue;
+            }
+            let sq = Square::new(row * 5 + col / 2 + 1).expect("dark squares are numbered 1-50");
+            let symbol = match pos.piece_at(sq) {
+                Some(Piece::Man(Side::White)) => 'o',
+                Some(Piece::Man(Side::Black)) => 'x',
+                Some(Piece::King(Side::White)) => 'O',
+                Some(Piece::King(Side::Black)) => 'X',
+                None => '.',
+            };
+            pieces.push_str(&format!("  {symbol}"));
+            numbers.push_str(&format!(" {:>2}", sq.number()));
+        }
+        out.push_str(&format!("   |{pieces} |      |{numbers} |\n"));
+    }
+    out.push_str(&format!("   {border}      {border}\n"));
+    out.push_str("    o x men   O X kings   . empty\n");
+    out
+}
+
+/// `m:ss`, or `s.t` under ten seconds, where the tenths matter.
+fn clock_text(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs < 10 {
+        format!("{}.{}", secs, d.subsec_millis() / 100)
+    } else {
+        format!("{}:{:02}", secs / 60, secs % 60)
+    }
+}
+
+/// Year, month and day of a day counted from 1970-01-01 (the civil calendar
+/// algorithm of H. Hinnant), so the PDN Date tag needs no date library.
+fn civil_date(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+fn pdn_date() -> String {
+    match SystemTime::now().duration_since(UNIX_EPOCH) {
+        Ok(d) => {
+            let (y, m, day) = civil_date((d.as_secs() / 86_400) as i64);
+            format!("{y:04}.{m:02}.{day:02}")
+        }
+        Err(_) => "????.??.??".into(),
+    }
+}
+
+/// A game read from PDN: its start position (FEN tag) and the move texts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnGame {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+/// Reads the first game of a PDN text leniently: tags other than FEN and GameType
+/// are ignored, as are comments `{..}`, `;..`, variations `(..)`, move numbers,
+/// NAGs and `!?` marks. The moves are checked later, against the position.
+pub fn parse_pdn(text: &str) -> Result<PdnGame, String> {
+    let mut fen = None;
+    let mut movetext = String::new();
+    let mut any = false;
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            if !movetext.trim().is_empty() {
+                // The next game's tags: only the first game is read.
+                break;
+            }
+            any = true;
+            let inner = trimmed.trim_start_matches('[').trim_end_matches(']');
+            let (name, value) = inner.split_once(char::is_whitespace).ok_or_else(|| {
+                format!(
+                    "line {}: a tag must look like [Name \"value\"], not {trimmed}",
+                    n + 1
+                )
+            })?;
+            let value = value.trim().trim_matches('"');
+            match name {
+                "FEN" => fen = Some(value.to_string()),
+                "GameType" if value != "20" && !value.starts_with("20,") => {
+                    return Err(format!(
+                        "GameType {value} is not international draughts (GameType 20)"
+                    ))
+                }
+                _ => {}
+            }
+        } else {
+            movetext.push_str(line);
+            movetext.push('\n');
+        }
+    }
+    let mut moves = Vec::new();
+    let mut depth = 0usize; // inside this many (variations or a {comment}
+    let mut comment = false;
+    let mut cleaned = String::new();
+    let mut chars = movetext.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if !comment => comment = true,
+            '}' if comment => comment = false,
+            '(' if !comment => depth += 1,
+            ')' if !comment && depth > 0 => depth -= 1,
+            ';' if !comment && depth == 0 => {
+                // A comment to the end of the line.
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                cleaned.push(' ');
+            }
+            _ if comment || depth > 0 => {}
+            _ => cleaned.push(c),
+        }
+    }
+    for token in cleaned.split_whitespace() {
+        any = true;
+        if matches!(token, "2-0" | "0-2" | "1-1" | "1-0" | "0-1" | "0-0" | "*") {
+            break;
+        }
+        if token.starts_with('$') {
+            continue;
+        }
+        // A move number, alone (`12.`, `12...`) or stuck to its move (`12.32-28`).
+        let token = match token.find('.') {
+            Some(i) if token[..i].bytes().all(|b| b.is_ascii_digit()) => {
+                token[i..].trim_start_matches('.')
+            }
+            _ => token,
+        };
+        let token = token.trim_end_matches(['!', '?', '+', '#']);
+        if !token.is_empty() {
+            moves.push(token.to_string());
+        }
+    }
+    if !any {
+        return Err("there is no game in it (no tags and no moves)".into());
+    }
+    Ok(PdnGame { fen, moves })
+}
+
+/// A text-mode session: the game, the engine, who plays what and the clocks.
+pub struct Session {
+    engine: Engine,
+    game: Game,
+    level: Level,
+    /// The side Kroon plays.
+    engine_side: Side,
+    /// Time left for White and Black when the level is a game clock.
+    clocks: [Duration; 2],
+    /// When the side to move began thinking, to charge its clock.
+    turn_started: Instant,
+    /// The side whose time ran out, which ends the game.
+    flagged: Option<Side>,
+    /// Captures listed for the player to choose from, after an ambiguous move.
+    choice: Option<Vec<Move>>,
+    out: Output,
+}
+
+/// What the loop should do after a line.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Session {
+    fn new(options: EngineOptions, out: Output) -> Session {
+        Session {
+            engine: Engine::new(options),
+            game: Game::new(),
+            level: Level::MoveTime(1.0),
+            engine_side: Side::Black,
+            clocks: [Duration::ZERO; 2],
+            turn_started: Instant::now(),
+            flagged: None,
+            choice: None,
+            out,
+        }
+    }
+
+    fn say(&self, text: &str) {
+        self.out.line(text);
+    }
+
+    fn player(&self, side: Side) -> &'static str {
+        if side == self.engine_side {
+            "Kroon"
+        } else {
+            "you"
+        }
+    }
+
+    /// The number of the move the side to move is about to play. Games set up by FEN
+    /// count from 1 as well, as the FEN carries no move number.
+    fn move_number(&self) -> usize {
+        let black_began = usize::from(self.game.start().side_to_move() == Side::Black);
+        (self.game.moves().len() + black_began) / 2 + 1
+    }
+
+    fn show_board(&self) {
+        let mut text = board_text(self.game.position());
+        let side = self.game.side_to_move();
+        text.push_str(&format!(
+            "Move {}, {side} to move ({}). 25-move rule: {} of 50 plies with only kings moving.\n",
+            self.move_number(),
+            self.player(side),
+            self.game.draw_clock().king_move_plies()
+        ));
+        if matches!(self.level, Level::Clock { .. }) {
+            text.push_str(&format!(
+                "Clocks: White {}  Black {}\n",
+                clock_text(self.clocks[0]),
+                clock_text(self.clocks[1])
+            ));
+        }
+        self.out.write(&text);
+        self.announce_end();
+    }
+
+    /// The result and its reason, if the game is over.
+    fn result(&self) -> Option<String> {
+        if let Some(side) = self.flagged {
+            let pdn = GameResult::Win(side.opponent()).pdn();
+            return Some(format!(
+                "{} wins on time ({side}'s clock ran out). {pdn}",
+                side.opponent()
+            ));
+        }
+        self.game.result().map(|r| format!("{r}. {}", r.pdn()))
+    }
+
+    fn announce_end(&self) {
+        if let Some(text) = self.result() {
+            self.say(&format!("Game over: {text}"));
+        }
+    }
+
+    fn reset_clocks(&mut self) {
+        let each = match self.level {
+            Level::Clock { minutes, .. } => Duration::from_secs_f64(minutes * 60.0),
+            _ => Duration::ZERO,
+        };
+        self.clocks = [each; 2];
+        self.flagged = None;
+        self.turn_started = Instant::now();
+    }
+
+    /// Plays a legal move for the side to move, charging its clock.
+    fn play(&mut self, mv: Move) -> Result<(), GameError> {
+        let side = self.game.side_to_move();
+        self.game.play(mv)?;
+        if let Level::Clock { increment, .. } = self.level {
+            let clock = &mut self.clocks[side.index()];
+            let spent = self.turn_started.elapsed();
+            if spent >= *clock {
+                *clock = Duration::ZERO;
+                self.flagged = Some(side);
+            } else {
+                *clock = *clock - spent + Duration::from_secs_f64(increment);
+            }
+        }
+        self.turn_started = Instant::now();
+        Ok(())
+    }
+
+    fn limit(&self, side: Side) -> Limit {
+        match self.level {
+            Level::Depth(d) => Limit::Depth(d),
+            Level::MoveTime(s) => Limit::MoveTime(Duration::from_secs_f64(s)),
+            Level::Clock { increment, .. } => {
+                let increment = Duration::from_secs_f64(increment);
+                let spent = self.turn_started.elapsed();
+                Limit::Clock {
+                    remaining: self.clocks[side.index()].saturating_sub(spent) + increment,
+                    increment,
+                    moves_to_go: None,
+                }
+            }
+        }
+    }
+
+    /// Searches the current position, showing the thinking, and returns the best move.
+    fn think(&mut self, limit: Limit) -> Option<Move> {
+        let root = *self.game.position();
+        let out = self.out.clone();
+        self.engine
+            .go(&self.game, limit, GoMode::Think, move |info| {
+                out.line(&info_line(&root, info))
+            });
+        self.engine.wait().best_move
+    }
+
+    /// Kroon plays the side to move, unless the game is over.
+    fn engine_move(&mut self) {
+        if let Some(text) = self.result() {
+            self.say(&format!("The game is over: {text}"));
+            return;
+        }
+        let side = self.game.side_to_move();
+        let root = *self.game.position();
+        self.say(&format!("Kroon thinks for {side}..."));
+        let Some(mv) = self.think(self.limit(side)) else {
+            self.say("Kroon found no move to play.");
+            return;
+        };
+        let text = pdn_move(&root, mv);
+        match self.play(mv) {
+            Ok(()) => self.say(&format!("Kroon ({side}) plays {text}.")),
+            Err(e) => self.say(&format!("Kroon's move {text} was refused: {e}")),
+        }
+    }
+
+    /// After the player's move: Kroon answers if it is its turn, then the board.
+    fn after_player_move(&mut self, mv: Move, before: &Position) {
+        self.say(&format!(
+            "{} plays {}.",
+            before.side_to_move(),
+            pdn_move(before, mv)
+        ));
+        if self.result().is_none() && self.game.side_to_move() == self.engine_side {
+            self.engine_move();
+        }
+        self.show_board();
+    }
+
+    fn player_move(&mut self, text: &str) {
+        if let Some(result) = self.result() {
+            self.say(&format!(
+                "The game is over: {result}. Type new, undo, fen or load to go on."
+            ));
+            return;
+        }
+        let before = *self.game.position();
+        let mv = match crate::board::notation::parse_move(&before, text) {
+            Ok(mv) => mv,
+            Err(MoveError::Ambiguous { text, candidates }) => {
+                let moves: Vec<Move> = legal_moves(&before)
+                    .into_iter()
+                    .filter(|m| candidates.contains(&hub_move(*m)))
+                    .collect();
+                self.say(&format!("'{text}' fits {} captures:", moves.len()));
+                for (i, m) in moves.iter().enumerate() {
+                    self.say(&format!(
+                        "  {}. {}  (takes {})",
+                        i + 1,
+                        pdn_move(&before, *m),
+                        squares_text(m.captured())
+                    ));
+                }
+                self.say(&format!(
+                    "Type the number of the one you mean (1-{}).",
+                    moves.len()
+                ));
+                self.choice = Some(moves);
+                return;
+            }
+            Err(MoveError::Illegal(t)) => {
+                let hint = if crate::board::movegen::has_capture(&before) {
+                    " (a capture is compulsory, and the one taking the most pieces)"
+                } else {
+                    ""
+                };
+                self.say(&format!(
+                    "Illegal move: '{t}' is not a legal move here{hint}. Type moves to list them."
+                ));
+                return;
+            }
+            Err(e) => {
+                self.say(&format!("Not a move: {e}"));
+                return;
+            }
+        };
+        match self.play(mv) {
+            Ok(()) => self.after_player_move(mv, &before),
+            Err(e) => self.say(&format!("Cannot play that: {e}")),
+        }
+    }
+
+    fn choose(&mut self, n: usize) {
+        let Some(moves) = self.choice.take() else {
+            self.say(&format!(
+                "There is nothing to choose with {n}: type a move like 32-28, or help."
+            ));
+            return;
+        };
+        let Some(&mv) = n.checked_sub(1).and_then(|i| moves.get(i)) else {
+            self.say(&format!(
+                "Choose a number from 1 to {}, or type another move.",
+                moves.len()
+            ));
+            self.choice = Some(moves);
+            return;
+        };
+        let before = *self.game.position();
+        match self.play(mv) {
+            Ok(()) => self.after_player_move(mv, &before),
+            Err(e) => self.say(&format!("Cannot play that: {e}")),
+        }
+    }
+
+    /// A fresh game from `game` (new, fen, load): the table and the clocks restart.
+    fn start(&mut self, game: Game) {
+        self.game = game;
+        self.engine.new_game();
+        self.reset_clocks();
+    }
+
+    fn save(&self, path: &str) -> Result<(), String> {
+        let name = |side: Side| {
+            if side == self.engine_side {
+                "Kroon"
+            } else {
+                "Player"
+            }
+        };
+        let result = match self.result() {
+            Some(_) if self.flagged.is_some() => {
+                GameResult::Win(self.flagged.map_or(Side::White, Side::opponent)).pdn()
+            }
+            Some(_) => self.game.result().map_or("*", GameResult::pdn),
+            None => "*",
+        };
+        let mut text = format!(
+            "[Event \"Kroon text mode\"]\n[Date \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[GameType \"20\"]\n[FEN \"{}\"]\n\n",
+            pdn_date(),
+            name(Side::White),
+            name(Side::Black),
+            self.game.start().to_fen()
+        );
+        let movetext = self.game.pdn_movetext();
+        if movetext.is_empty() {
+            text.push_str(&format!("{result}\n"));
+        } else {
+            text.push_str(&format!("{movetext} {result}\n"));
+        }
+        std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
+    }
+
+    fn load(&self, path: &str) -> Result<Game, String> {
+        let text = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = String::from_utf8_lossy(&text);
+        let pdn = parse_pdn(&text).map_err(|e| format!("{path}: {e}"))?;
+        let mut game = match &pdn.fen {
+            Some(fen) => {
+                Game::from_fen(fen).map_err(|e| format!("{path}: bad FEN tag '{fen}': {e}"))?
+            }
+            None => Game::new(),
+        };
+        for (i, mv) in pdn.moves.iter().enumerate() {
+            game.play_text(mv)
+                .map_err(|e| format!("{path}: move {} ('{mv}'): {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let command = match Command::parse(line) {
+            Ok(c) => c,
+            Err(message) => {
+                self.say(&message);
+                return Flow::Continue;
+            }
+        };
+        // A pending choice lasts only for the next line.
+        if !matches!(command, Command::Choose(_)) {
+            self.choice = None;
+        }
+        match command {
+            Command::Nothing => {}
+            Command::Move(text) => self.player_move(&text),
+            Command::Choose(n) => self.choose(n),
+            Command::Go => {
+                if let Some(result) = self.result() {
+                    self.say(&format!("The game is over: {result}"));
+                } else {
+                    self.engine_side = self.game.side_to_move();
+                    self.engine_move();
+                    self.show_board();
+                }
+            }
+            Command::New => {
+                self.start(Game::new());
+                self.say("New game.");
+                if self.engine_side == Side::White {
+                    self.engine_move();
+                }
+                self.show_board();
+            }
+            Command::Undo => match self.game.undo() {
+                Some(_) => {
+                    self.turn_started = Instant::now();
+                    self.say("Took back one move.");
+                    self.show_board();
+                }
+                None => self.say("There is no move to undo."),
+            },
+            Command::Redo => match self.game.redo() {
+                Some(_) => {
+                    self.turn_started = Instant::now();
+                    self.say("Played the move again.");
+                    self.show_board();
+                }
+                None => self.say("There is no move to redo."),
+            },
+            Command::Swap => {
+                self.engine_side = self.engine_side.opponent();
+                self.say(&format!(
+                    "Kroon now plays {}; you play {}.",
+                    self.engine_side,
+                    self.engine_side.opponent()
+                ));
+                if self.result().is_none() && self.game.side_to_move() == self.engine_side {
+                    self.engine_move();
+                }
+                self.show_board();
+            }
+            Command::Level(None) => self.say(&format!("Level: {}.", self.level)),
+            Command::Level(Some(level)) => {
+                self.level = level;
+                self.reset_clocks();
+                self.say(&format!("Level set: {level}."));
+            }
+            Command::Fen(None) => self.say(&format!("FEN: {}", self.game.position().to_fen())),
+            Command::Fen(Some(text)) => match Game::from_fen(&text) {
+                Ok(game) => {
+                    self.start(game);
+                    self.say("Position set.");
+                    self.show_board();
+                }
+                Err(e) => self.say(&format!("Bad FEN: {e}. Example: fen W:W31-50:B1-20")),
+            },
+            Command::Moves => {
+                let pos = *self.game.position();
+                let moves = self.game.legal_moves();
+                if moves.is_empty() {
+                    self.say("There are no legal moves: the game is over.");
+                } else {
+                    let list: Vec<String> = moves.iter().map(|&m| pdn_move(&pos, m)).collect();
+                    self.say(&format!(
+                        "{} legal move{}: {}",
+                        list.len(),
+                        if list.len() == 1 { "" } else { "s" },
+                        list.join(" ")
+                    ));
+                }
+            }
+            Command::Hint => {
+                if let Some(result) = self.result() {
+                    self.say(&format!("The game is over: {result}"));
+                } else {
+                    let root = *self.game.position();
+                    // A hint must not eat into a game clock: it gets a second.
+                    let limit = match self.level {
+                        Level::Clock { .. } => Limit::MoveTime(Duration::from_secs(1)),
+                        _ => self.limit(root.side_to_move()),
+                    };
+                    match self.think(limit) {
+                        Some(mv) => self.say(&format!("Hint: {}", pdn_move(&root, mv))),
+                        None => self.say("Kroon has no move to suggest."),
+                    }
+                }
+            }
+            Command::Board => self.show_board(),
+            Command::Save(path) => match self.save(&path) {
+                Ok(()) => self.say(&format!("Saved the game to {path}.")),
+                Err(e) => self.say(&e),
+            },
+            Command::Load(path) => match self.load(&path) {
+                Ok(game) => {
+                    let plies = game.moves().len();
+                    self.start(game);
+                    self.say(&format!("Loaded {path} ({plies} plies)."));
+                    self.show_board();
+                }
+                Err(e) => self.say(&format!("Not loaded: {e}")),
+            },
+            Command::Help => self.say(HELP),
+            Command::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn prompt(&self) {
+        if let Some(moves) = &self.choice {
+            self.out.write(&format!("choose 1-{}> ", moves.len()));
+        } else {
+            self.out.write("kroon> ");
+        }
+    }
+}
+
+/// Plays on these streams until `quit` or the end of input.
+pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static, options: EngineOptions) {
+    let out = Output(Arc::new(Mutex::new(Box::new(output))));
+    let mut session = Session::new(options, out);
+    session.say(&format!(
+        "Kroon {}, international draughts. You play White, Kroon plays Black; type help for the commands.",
+        env!("CARGO_PKG_VERSION")
+    ));
+    session.show_board();
+    let mut bytes = Vec::new();
+    loop {
+        session.prompt();
+        bytes.clear();
+        // Bytes, not `lines()`: a line that is not UTF-8 is bad input, not the end.
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => {
+                session.say("");
+                break;
+            }
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        if session.handle(&line) == Flow::Quit {
+            break;
+        }
+    }
+    session.say("Goodbye.");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(
+            Command::parse("  32-28 "),
+            Ok(Command::Move("32-28".into()))
+        );
+        assert_eq!(Command::parse("2"), Ok(Command::Choose(2)));
+        assert_eq!(Command::parse("GO"), Ok(Command::Go));
+        assert_eq!(Command::parse(""), Ok(Command::Nothing));
+        assert_eq!(
+            Command::parse("level depth 3"),
+            Ok(Command::Level(Some(Level::Depth(3))))
+        );
+        assert_eq!(
+            Command::parse("time 5+3"),
+            Ok(Command::Level(Some(Level::Clock {
+                minutes: 5.0,
+                increment: 3.0
+            })))
+        );
+        assert_eq!(
+            Command::parse("level movetime 0.5"),
+            Ok(Command::Level(Some(Level::MoveTime(0.5))))
+        );
+        assert_eq!(
+            Command::parse("fen W:W31-50:B1-20"),
+            Ok(Command::Fen(Some("W:W31-50:B1-20".into())))
+        );
+        assert_eq!(
+            Command::parse("save a b.pdn"),
+            Ok(Command::Save("a b.pdn".into()))
+        );
+    }
+
+    #[test]
+    fn bad_commands_say_why() {
+        for bad in [
+            "frobnicate",
+            "level depth 0",
+            "level depth x",
+            "level time -1",
+            "level time 5+x",
+            "level movetime nan",
+            "level movetime inf",
+            "level speed 3",
+            "save",
+            "undo now",
+            "99999999999999999999999",
+        ] {
+            let err = Command::parse(bad).expect_err(bad);
+            assert!(!err.is_empty());
+        }
+    }
+
+    #[test]
+    fn pdn_is_read_leniently() {
+        let game = parse_pdn(
+            "[Event \"x\"]\n[FEN \"W:W31-50:B1-20\"]\n\n1. 32-28 {a comment} 19-23 (2. 28x19) 2.28x19! 14x23 $1 ; rest\n3... 40-35 2-0\n[Event \"next\"]\n1. 31-26",
+        )
+        .unwrap();
+        assert_eq!(game.fen.as_deref(), Some("W:W31-50:B1-20"));
+        assert_eq!(game.moves, ["32-28", "19-23", "28x19", "14x23", "40-35"]);
+        assert!(parse_pdn("").is_err());
+        assert!(parse_pdn("[GameType \"21\"]").is_err());
+        assert!(parse_pdn("[FEN]").is_err());
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(19_723), (2024, 1, 1));
+    }
+
+    #[test]
+    fn board_shows_pieces_and_numbers() {
+        let text = board_text(&Position::initial());
+        assert_eq!(text.matches('x').count(), 20 + 1); // and the legend's
+        assert!(text.contains("|     1     2") && text.contains("49    50    |"));
+    }
+}
