@@ -289,7 +289,11 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     } else {
         (white_kings, black_n)
     };
-    if weak_kings > 0 {
+    let weak_n = if score > 0 { black_n } else { white_n };
+    if weak_kings > 0 && weak_n == 1 && strong_n <= 3 {
+        // A lone king against at most three pieces: the 16- and 5-move rules draw it.
+        return 0;
+    } else if weak_kings > 0 {
         score /= if strong_n <= 3 { 8 } else { 2 };
     } else if white_kings > 0 && black_kings > 0 {
         score /= 2;

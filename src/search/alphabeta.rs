@@ -496,3 +496,43 @@ impl<'a> Worker<'a> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::search::{GoMode, Limit};
+
+    #[test]
+    fn a_repetition_in_the_search_is_a_draw() {
+        // Kings and men for both sides, so no ending rule applies; White is well ahead.
+        let mut game = Game::from_fen("W:WK26,33,34,35,39,40:BK5,18").unwrap();
+        for mv in ["26-21", "5-10", "21-26", "10-5"] {
+            game.play_text(mv).unwrap();
+        }
+        // The start position is back; 26-21 now repeats the position after the first move.
+        let pos = *game.position();
+        let mv = crate::board::notation::parse_move(&pos, "26-21").unwrap();
+        let child = pos.play(mv);
+        let clock = game.draw_clock().after(&pos, mv, &child);
+        let tt = TranspositionTable::new(1);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze);
+        let mut keys = game.keys().to_vec();
+        keys.push(child.key());
+        let mut worker = Worker::new(0, &tt, &control, keys);
+        let score = worker.search(&child, clock, -Score::INFINITE, Score::INFINITE, 4, 1, true);
+        assert_eq!(score, Score::DRAW);
+        // Without the history the same position is not a draw.
+        let mut fresh = Worker::new(0, &tt, &control, vec![child.key()]);
+        let score = fresh.search(
+            &child,
+            DrawClock::start(&child),
+            -Score::INFINITE,
+            Score::INFINITE,
+            4,
+            1,
+            true,
+        );
+        assert_ne!(score, Score::DRAW);
+    }
+}

@@ -1,0 +1,242 @@
+//! The search through the engine facade: tactics, terminal positions, draws, limits,
+//! stop and ponder, reproducibility.
+
+use kroon::board::notation::pdn_move;
+use kroon::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
+use kroon::game::Game;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+    })
+}
+
+/// Positions with one winning shot: a sacrifice (the move offers a capture) after
+/// which the side to move wins at least two men by force. Each was found in random
+/// play and checked by an exhaustive material-only search (7 plies plus captures):
+/// the given move wins 2-3 men, every other move wins nothing.
+const SHOTS: [(&str, &str); 9] = [
+    ("W:W26,27,32,35,37,38,39,40,41,42,43,45,46,47,48,49,50:B1,2,3,5,6,7,8,9,10,11,12,15,16,17,18,20,29", "26-21"),
+    ("W:W32,34,35,36,37,38,40,41,42,43,44,45,46,47,48,49:B1,2,3,4,5,6,8,9,10,12,14,15,16,21,23,24", "32-27"),
+    ("B:W16,30,31,33,35,36,39,40,43,45,47,50:B2,3,4,5,6,7,10,13,15,19,20,22", "22-27"),
+    ("W:W30,32,35,36,38,39,40,41,42,44,45,46,47,48,49,50:B1,2,3,4,5,7,8,10,11,13,14,15,16,19,22,24", "32-28"),
+    ("W:W31,32,33,34,35,36,37,38,40,44,45,46,47,48,49,50:B1,2,4,5,6,9,10,11,12,13,14,16,20,22,23,25", "34-30"),
+    ("B:W15,32,33,34,36,37,40,41,42,44,46,47,48:B1,2,3,5,6,7,8,9,12,14,16,21,23", "23-29"),
+    ("B:W27,28,30,37,38,39,40,41,42,43,44,45,46,48,49,50:B1,2,3,4,5,6,9,10,12,14,15,16,18,19,20,26", "19-24"),
+    ("W:W24,27,31,36,37,40,42,43,44,46,47,48,50:B1,2,3,5,6,7,8,9,10,11,12,16,18", "27-21"),
+    ("B:W26,28,31,34,35,36,38,39,40,41,42,43,46,47,48,49:B1,2,3,4,5,6,7,8,11,14,16,17,18,19,20,24", "17-21"),
+];
+
+#[test]
+fn finds_the_winning_shots() {
+    let mut engine = engine();
+    for (fen, expected) in SHOTS {
+        let game = Game::from_fen(fen).unwrap();
+        engine.new_game();
+        let result = engine.search_blocking(&game, Limit::Depth(9));
+        let mv = result.best_move.expect("a move");
+        assert_eq!(
+            pdn_move(game.position(), mv),
+            expected,
+            "{fen}: score {}",
+            result.score
+        );
+        assert!(
+            result.score.0 >= 80,
+            "{fen}: the shot should win material, score {}",
+            result.score
+        );
+    }
+}
+
+#[test]
+fn no_legal_move_gives_no_move() {
+    let mut engine = engine();
+    // White's man on 46 is blocked by 41 and cannot take it (37 is occupied).
+    let game = Game::from_fen("W:W46:B37,41").unwrap();
+    for mode in [GoMode::Think, GoMode::Analyze] {
+        engine.go(&game, Limit::Depth(5), mode, |_| {});
+        let result = engine.wait();
+        assert_eq!(result.best_move, None);
+        assert_eq!(result.score, Score::loss_in(0));
+    }
+}
+
+#[test]
+fn a_single_legal_move_is_played_at_once_but_analysed_on_request() {
+    let mut engine = engine();
+    let mut game = Game::new();
+    game.play_text("32-28").unwrap();
+    game.play_text("19-23").unwrap();
+    let result = engine.search_blocking(&game, Limit::Depth(30));
+    assert_eq!(result.depth, 0);
+    assert_eq!(
+        pdn_move(game.position(), result.best_move.unwrap()),
+        "28x19"
+    );
+    engine.go(&game, Limit::Depth(6), GoMode::Analyze, |_| {});
+    let result = engine.wait();
+    assert_eq!(result.depth, 6);
+    assert_eq!(
+        pdn_move(game.position(), result.best_move.unwrap()),
+        "28x19"
+    );
+}
+
+#[test]
+fn finds_a_forced_win_and_scores_it_as_such() {
+    let mut engine = engine();
+    // White's king takes Black's last piece: 46 over 23 (nothing between) lands on 19 or beyond.
+    let game = Game::from_fen("W:WK46:B23").unwrap();
+    let result = engine.search_blocking(&game, Limit::Depth(4));
+    assert_eq!(result.score, Score::win_in(1));
+}
+
+#[test]
+fn the_five_move_rule_draws_inside_the_search() {
+    let mut engine = engine();
+    // Two kings against a king: the 5-move rule draws after 10 plies. Play 8 of them;
+    // every line then ends in that draw (or in another drawn ending).
+    let mut game = Game::from_fen("W:WK47,K49:BK46").unwrap();
+    for _ in 0..8 {
+        let result = engine.search_blocking(&game, Limit::Depth(4));
+        game.play(result.best_move.unwrap()).unwrap();
+    }
+    assert_eq!(game.position().pieces(kroon::board::Side::White).count(), 2);
+    assert_eq!(game.position().pieces(kroon::board::Side::Black).count(), 1);
+    engine.go(&game, Limit::Depth(10), GoMode::Analyze, |_| {});
+    let result = engine.wait();
+    assert_eq!(result.score, Score::DRAW, "pv {:?}", result.pv);
+}
+
+#[test]
+fn node_limited_searches_are_reproducible() {
+    let run = |engine: &mut Engine| {
+        let infos = Arc::new(Mutex::new(Vec::<(u32, Score, u64, usize)>::new()));
+        let sink = Arc::clone(&infos);
+        engine.new_game();
+        engine.go(
+            &Game::new(),
+            Limit::Nodes(300_000),
+            GoMode::Think,
+            move |i: &Info| {
+                sink.lock()
+                    .unwrap()
+                    .push((i.depth, i.score, i.nodes, i.pv.len()));
+            },
+        );
+        let result = engine.wait();
+        let infos = infos.lock().unwrap().clone();
+        (
+            result.best_move,
+            result.score,
+            result.nodes,
+            result.pv,
+            infos,
+        )
+    };
+    let mut engine = engine();
+    let first = run(&mut engine);
+    let second = run(&mut engine);
+    assert_eq!(first, second);
+    assert!(first.2 >= 300_000 && first.2 < 302_000, "nodes {}", first.2);
+    let mut other = self::engine();
+    assert_eq!(run(&mut other), first);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 2,
+        hash_mb: 16,
+    });
+    engine.go(&Game::new(), Limit::Infinite, GoMode::Analyze, |_| {});
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(engine.is_searching());
+    let t = Instant::now();
+    engine.stop();
+    let result = engine.wait();
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "stopped after {:?}",
+        t.elapsed()
+    );
+    assert!(result.best_move.is_some());
+    assert!(result.depth >= 6);
+    // An idle stop and wait are harmless.
+    engine.stop();
+    assert_eq!(engine.wait().best_move, None);
+}
+
+#[test]
+fn move_time_is_kept() {
+    let mut engine = engine();
+    let t = Instant::now();
+    let result = engine.search_blocking(&Game::new(), Limit::MoveTime(Duration::from_millis(250)));
+    let took = t.elapsed();
+    assert!(took <= Duration::from_millis(260), "took {took:?}");
+    assert!(took >= Duration::from_millis(100), "took {took:?}");
+    assert!(result.best_move.is_some());
+}
+
+#[test]
+fn ponder_runs_without_a_clock_until_ponder_hit() {
+    let mut engine = engine();
+    let limit = Limit::Clock {
+        remaining: Duration::from_millis(600),
+        increment: Duration::ZERO,
+        moves_to_go: None,
+    };
+    engine.go(&Game::new(), limit, GoMode::Ponder, |_| {});
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(engine.is_searching(), "a ponder search ignores the clock");
+    let t = Instant::now();
+    engine.ponder_hit();
+    let result = engine.wait();
+    assert!(
+        t.elapsed() < Duration::from_millis(300),
+        "after ponder-hit: {:?}",
+        t.elapsed()
+    );
+    assert!(result.best_move.is_some());
+}
+
+/// A fast game against itself on a real clock, with increment: neither side may run
+/// out of time, and every move must be legal.
+#[test]
+fn a_clock_game_keeps_time_in_hand() {
+    let increment = Duration::from_millis(20);
+    let mut clocks = [Duration::from_millis(1500); 2];
+    let mut engines = [engine(), engine()];
+    let mut game = Game::new();
+    for ply in 0..70 {
+        if game.is_over() {
+            break;
+        }
+        let side = ply % 2;
+        clocks[side] += increment;
+        let limit = Limit::Clock {
+            remaining: clocks[side],
+            increment,
+            moves_to_go: None,
+        };
+        let t = Instant::now();
+        let result = engines[side].search_blocking(&game, limit);
+        let used = t.elapsed();
+        assert!(
+            used < clocks[side],
+            "ply {ply}: used {used:?} of {:?}",
+            clocks[side]
+        );
+        clocks[side] -= used;
+        game.play(result.best_move.expect("the game is not over"))
+            .unwrap();
+    }
+    assert!(
+        clocks.iter().all(|c| *c > Duration::from_millis(100)),
+        "{clocks:?}"
+    );
+}
