@@ -279,7 +279,7 @@ pub fn board_text(pos: &Position) -> String {
         let mut pieces = String::new();
         let mut numbers = String::new();
         for col in 0..10u8 {
-            if (row + col) % 2 == 0 {
+            if (row + col).is_multiple_of(2) {
                 pieces.push_str("   ");
                 numbers.push_str("   ");
                 continue;
@@ -617,8 +617,14 @@ impl Session {
 
     fn player_move(&mut self, text: &str) {
         if let Some(result) = self.result() {
+            // Undo cannot give back lost time: only a fresh clock ends a loss on time.
+            let ways = if self.flagged.is_some() {
+                "new, level, fen or load (they restart the clocks)"
+            } else {
+                "new, undo, fen or load"
+            };
             self.say(&format!(
-                "The game is over: {result}. Type new, undo, fen or load to go on."
+                "The game is over: {result}. Type {ways} to go on."
             ));
             return;
         }

@@ -49,7 +49,7 @@ fn fens(out: &str) -> Vec<String> {
 
 #[test]
 fn a_move_gets_a_reply_with_the_thinking_shown() {
-    let out = session("level depth 3\n32-28\nfen\n");
+    let out = session("level depth 3\n32-28\nfen\nhint\n");
     assert_has(&out, "Level set: depth 3.");
     assert_has(&out, "White plays 32-28.");
     assert_has(&out, "Kroon thinks for Black...");
@@ -64,6 +64,7 @@ fn a_move_gets_a_reply_with_the_thinking_shown() {
     assert!(fen.starts_with("W:"), "{fen}");
     assert!(fen.contains("28"), "{fen}");
     assert_has(&out, "kroon> ");
+    assert_has(&out, "Hint: ");
 }
 
 #[test]
