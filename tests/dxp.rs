@@ -1,0 +1,439 @@
+//! DXP through the real binary: Kroon against Kroon over loopback, a raw socket
+//! sending bad input, and pydraughts' DXPEngine as a real client.
+
+use kroon::board::{Bitboard, Square};
+use kroon::game::Game;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const KROON: &str = env!("CARGO_BIN_EXE_kroon");
+
+/// pydraughts can only use port 27531: its tests run one at a time.
+static PYDRAUGHTS_PORT: Mutex<()> = Mutex::new(());
+
+/// A child process killed when the test ends, however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A port free right now (tests run in parallel, so each asks the system for one).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kroon-dxp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn kroon(args: &[&str], stdout: &Path) -> Running {
+    Running(
+        Command::new(KROON)
+            .arg("dxp")
+            .args(args)
+            .args(["--hash", "8"])
+            .stdout(std::fs::File::create(stdout).unwrap())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kroon starts"),
+    )
+}
+
+/// Waits for a child to exit, failing the test after `limit`.
+fn wait_exit(child: &mut Running, limit: Duration) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            return status;
+        }
+        assert!(start.elapsed() < limit, "kroon did not finish in {limit:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits until `path` holds `n` result lines (the follower writes them as games end).
+fn wait_lines(path: &Path, n: usize, limit: Duration) -> String {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.lines().filter(|l| l.starts_with("game ")).count() >= n {
+            return text;
+        }
+        assert!(
+            start.elapsed() < limit,
+            "only this after {limit:?}:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn without_dates(pdn: &str) -> String {
+    pdn.lines()
+        .filter(|l| !l.starts_with("[Date "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn kroon_against_kroon_plays_a_series_from_two_openings() {
+    let dir = temp_dir("series");
+    let openings = dir.join("openings.txt");
+    std::fs::write(
+        &openings,
+        "# the start, and a position after 1. 32-28 18-23\nW:W31-50:B1-20\nW:W28,31,33-50:B1-17,19,20,23\n",
+    )
+    .unwrap();
+    let port = free_port().to_string();
+    let (f_pdn, i_pdn) = (dir.join("follower.pdn"), dir.join("initiator.pdn"));
+    let _follower = kroon(
+        &[
+            "--listen",
+            &port,
+            "--depth",
+            "3",
+            "--pdn",
+            f_pdn.to_str().unwrap(),
+        ],
+        &dir.join("follower.out"),
+    );
+    let mut initiator = kroon(
+        &[
+            "--connect",
+            &format!("127.0.0.1:{port}"),
+            "--initiator",
+            "--games",
+            "4",
+            "--time",
+            "1",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--depth",
+            "3",
+            "--pdn",
+            i_pdn.to_str().unwrap(),
+        ],
+        &dir.join("initiator.out"),
+    );
+    assert!(wait_exit(&mut initiator, Duration::from_secs(120)).success());
+    let out = std::fs::read_to_string(dir.join("initiator.out")).unwrap();
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[3].contains("score Kroon"), "{out}");
+    wait_lines(&dir.join("follower.out"), 4, Duration::from_secs(10));
+
+    let ours = std::fs::read_to_string(&i_pdn).unwrap();
+    let theirs = std::fs::read_to_string(&f_pdn).unwrap();
+    assert_eq!(without_dates(&ours), without_dates(&theirs));
+    assert_eq!(ours.matches("[Event ").count(), 4, "{ours}");
+    // The second opening is not the start position: its games carry a FEN tag.
+    assert_eq!(ours.matches("[FEN ").count(), 2, "{ours}");
+    assert!(!ours.contains("[Result \"*\"]"), "{ours}");
+}
+
+/// A test's end of a raw DXP connection.
+struct Peer {
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Peer {
+    fn connect(port: u16) -> Peer {
+        let start = Instant::now();
+        loop {
+            match TcpStream::connect(("127.0.0.1", port)) {
+                Ok(stream) => {
+                    stream
+                        .set_read_timeout(Some(Duration::from_millis(100)))
+                        .unwrap();
+                    return Peer {
+                        stream,
+                        buf: Vec::new(),
+                    };
+                }
+                Err(_) if start.elapsed() < Duration::from_secs(10) => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(e) => panic!("cannot connect: {e}"),
+            }
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let mut frame = text.as_bytes().to_vec();
+        frame.push(0);
+        self.stream.write_all(&frame).unwrap();
+    }
+
+    /// The next frame within `limit`, or None.
+    fn recv_within(&mut self, limit: Duration) -> Option<String> {
+        let start = Instant::now();
+        loop {
+            if let Some(i) = self.buf.iter().position(|&b| b == 0) {
+                let frame: Vec<u8> = self.buf.drain(..=i).take(i).collect();
+                return Some(String::from_utf8(frame).unwrap());
+            }
+            if start.elapsed() > limit {
+                return None;
+            }
+            let mut chunk = [0u8; 512];
+            match self.stream.read(&mut chunk) {
+                Ok(0) => return None,
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(_) => {}
+            }
+        }
+    }
+
+    fn recv(&mut self) -> String {
+        self.recv_within(Duration::from_secs(30))
+            .expect("kroon answers")
+    }
+
+    /// The next frame that is not a CHAT, with the chats seen on the way.
+    fn recv_after_chat(&mut self) -> (Vec<String>, String) {
+        let mut chats = Vec::new();
+        loop {
+            let m = self.recv();
+            if let Some(text) = m.strip_prefix('C') {
+                chats.push(text.to_string());
+            } else {
+                return (chats, m);
+            }
+        }
+    }
+}
+
+fn gamereq(follower: char, board: Option<&str>) -> String {
+    let start = board.map_or("A".to_string(), |b| format!("B{b}"));
+    format!("R01{:<32}{follower}001000{start}", "raw test")
+}
+
+fn move_text(mv: kroon::board::Move) -> String {
+    let captured: Vec<Square> = mv.captured().squares().collect();
+    let mut out = format!(
+        "M0000{:02}{:02}{:02}",
+        mv.from().number(),
+        mv.to().number(),
+        captured.len()
+    );
+    // Reversed on purpose: DXP allows the captured squares in any order.
+    for sq in captured.iter().rev() {
+        out.push_str(&format!("{:02}", sq.number()));
+    }
+    out
+}
+
+fn parse_move(game: &Game, text: &str) -> kroon::board::Move {
+    let n = |i: usize| text[i..i + 2].parse::<u8>().unwrap();
+    let count = usize::from(n(9));
+    let captured =
+        Bitboard::from_squares((0..count).map(|i| Square::new(n(11 + 2 * i)).unwrap()));
+    game.legal_moves()
+        .into_iter()
+        .find(|m| {
+            m.from().number() == n(5) && m.to().number() == n(7) && m.captured() == captured
+        })
+        .unwrap_or_else(|| panic!("kroon sent an illegal move {text}"))
+}
+
+#[test]
+fn bad_input_is_refused_and_a_normal_game_follows() {
+    let dir = temp_dir("raw");
+    let port = free_port();
+    let pdn = dir.join("games.pdn");
+    let _kroon = kroon(
+        &[
+            "--listen",
+            &port.to_string(),
+            "--depth",
+            "2",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ],
+        &dir.join("out"),
+    );
+    let mut peer = Peer::connect(port);
+
+    // Unknown type: a CHAT naming it, the session goes on.
+    peer.send("X hello");
+    let chat = peer.recv();
+    assert!(chat.starts_with('C') && chat.contains("unknown message type"), "{chat}");
+    // Unsupported version: refused with code 1.
+    peer.send(&gamereq('Z', None).replacen("R01", "R02", 1));
+    let (_, acc) = peer.recv_after_chat();
+    assert!(acc.starts_with('A') && acc.ends_with('1'), "{acc}");
+    // An illegal start position (a white man on White's promotion row): code 2.
+    let board = format!("W{}{}", "w", "e".repeat(49));
+    peer.send(&gamereq('Z', Some(&board)));
+    let (chats, acc) = peer.recv_after_chat();
+    assert!(acc.starts_with('A') && acc.ends_with('2'), "{acc}");
+    assert!(chats.iter().any(|c| c.contains("start position")), "{chats:?}");
+    // A garbled GAMEREQ: code 2 as well.
+    peer.send("R01short");
+    let (_, acc) = peer.recv_after_chat();
+    assert!(acc.ends_with('2'), "{acc}");
+
+    // An illegal move: CHAT naming it, GAMEEND; our acknowledgement gets no reply.
+    peer.send(&gamereq('Z', None));
+    assert_eq!(&peer.recv()[..1], "A");
+    peer.send("M0000312500");
+    let (chats, end) = peer.recv_after_chat();
+    assert!(chats.iter().any(|c| c.contains("illegal move 31-25")), "{chats:?}");
+    assert!(end.starts_with('E'), "{end}");
+    peer.send("E00");
+    assert_eq!(peer.recv_within(Duration::from_millis(300)), None);
+
+    // A malformed move ends the game the same way.
+    peer.send(&gamereq('Z', None));
+    assert_eq!(&peer.recv()[..1], "A");
+    peer.send("M00a0");
+    let (chats, end) = peer.recv_after_chat();
+    assert!(!chats.is_empty() && end.starts_with('E'), "{chats:?} {end}");
+    peer.send("E00");
+
+    // A normal game: Kroon White moves first; one take-back on the way.
+    peer.send(&gamereq('W', None));
+    let acc = peer.recv();
+    assert!(acc.starts_with('A') && acc.ends_with('0'), "{acc}");
+    let mut game = Game::new();
+    let mut took_back = false;
+    loop {
+        let (_, m) = peer.recv_after_chat();
+        if m.starts_with('E') {
+            assert!(game.is_over(), "GAMEEND {m} in a game going on");
+            peer.send("E00");
+            break;
+        }
+        assert!(m.starts_with('M'), "{m}");
+        let mv = parse_move(&game, &m);
+        game.play(mv).unwrap();
+        if game.is_over() {
+            // Kroon sees the end too and sends its GAMEEND next.
+            continue;
+        }
+        if !took_back && game.moves().len() == 5 {
+            took_back = true;
+            peer.send("B999W");
+            let (_, k) = peer.recv_after_chat();
+            assert_eq!(k, "K1");
+            // Back to White's third move: Kroon plays it again.
+            peer.send("B003W");
+            let (_, k) = peer.recv_after_chat();
+            assert_eq!(k, "K0");
+            game.undo();
+            continue;
+        }
+        let reply = game.legal_moves()[0];
+        game.play(reply).unwrap();
+        peer.send(&move_text(reply));
+        if game.is_over() {
+            let (_, end) = peer.recv_after_chat();
+            assert!(end.starts_with('E'), "{end}");
+            peer.send("E00");
+            break;
+        }
+        assert!(game.moves().len() < 400, "the game goes on and on");
+    }
+    assert!(took_back);
+    let result = game.result().unwrap().pdn();
+
+    // A peer that vanishes mid-game: the game so far is kept, Kroon listens again.
+    peer.send(&gamereq('Z', None));
+    assert_eq!(&peer.recv()[..1], "A");
+    peer.send("M0000322800");
+    let _ = peer.recv();
+    drop(peer);
+    let mut again = Peer::connect(port);
+    again.send(&gamereq('Z', None));
+    assert_eq!(&again.recv()[..1], "A");
+    drop(again);
+
+    let out = wait_lines(&dir.join("out"), 5, Duration::from_secs(10));
+    let pdn = std::fs::read_to_string(&pdn).unwrap();
+    let games: Vec<&str> = pdn.split("[Event ").skip(1).collect();
+    assert!(games.len() >= 4, "{pdn}");
+    assert!(games[2].contains(&format!("[Result \"{result}\"]")), "{pdn}");
+    assert!(games[3].contains("[Result \"*\"]") && games[3].contains("1. 32-28"), "{pdn}");
+    assert!(out.contains(&format!(" {result} ")), "{out}");
+}
+
+#[test]
+fn pydraughts_dxp_engine_plays_a_game() {
+    let _port = PYDRAUGHTS_PORT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join(".venv-pydraughts/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run tests/interop/setup first",
+        python.display()
+    );
+    let dir = temp_dir("pydraughts");
+    let pdn = dir.join("games.pdn");
+    let _kroon = kroon(
+        &["--depth", "4", "--pdn", pdn.to_str().unwrap()],
+        &dir.join("out"),
+    );
+    for (n, (side, seed)) in [("white", "1"), ("black", "2")].into_iter().enumerate() {
+        // Kroon binds the port while pydraughts connects once: wait for it.
+        let start = Instant::now();
+        while TcpStream::connect("127.0.0.1:27531").is_err() {
+            assert!(start.elapsed() < Duration::from_secs(10), "kroon is not listening");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let mut child = Running(
+            Command::new(&python)
+                .arg(root.join("tests/interop/dxp_pydraughts.py"))
+                .args([side, seed])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let status = wait_exit(&mut child, Duration::from_secs(180));
+        let mut report = String::new();
+        child
+            .0
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut report)
+            .unwrap();
+        assert!(status.success(), "pydraughts failed:\n{report}");
+        let field = |name: &str| {
+            report
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .unwrap_or_else(|| panic!("no {name} in:\n{report}"))
+                .trim()
+                .to_string()
+        };
+        let result = field("RESULT ");
+        let plies: usize = field("MOVES ").parse().unwrap();
+        // Kroon's own record agrees with pydraughts' board.
+        let out = wait_lines(&dir.join("out"), n + 1, Duration::from_secs(10));
+        let line = out.lines().filter(|l| l.starts_with("game ")).last().unwrap();
+        assert!(line.contains(&format!(" {result} ")), "{line} vs {result}");
+        let pdn = std::fs::read_to_string(&pdn).unwrap();
+        let game = pdn.split("[Event ").last().unwrap();
+        assert!(game.contains(&format!("[Result \"{result}\"]")), "{game}");
+        let last_number = format!("{}. ", plies.div_ceil(2));
+        assert!(game.contains(&last_number), "{plies} plies, but:\n{game}");
+    }
+}
