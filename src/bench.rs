@@ -22,6 +22,9 @@ pub const POSITIONS: [&str; 12] = [
     "W:WK46,28,33:BK5,19,24",
 ];
 
+/// Table size for each bench position (fresh each time).
+pub const HASH_MB: usize = 32;
+
 /// The default depth of `kroon bench`.
 pub const DEFAULT_DEPTH: u32 = 14;
 
@@ -55,10 +58,7 @@ pub fn run_positions(
         let game = Game::from_fen(fen).map_err(|e| format!("bad position {fen:?}: {e}"))?;
         let mut engine = Engine::new(EngineOptions {
             threads,
-            hash_mb: std::env::var("KROON_HASH")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(32),
+            hash_mb: HASH_MB,
         });
         let t = Instant::now();
         // Analyze mode, so that a forced move is searched too and the count is the search's.

@@ -78,7 +78,10 @@ pub struct Worker<'a> {
     nodes: u64,
     unflushed: u64,
     seldepth: usize,
+    /// The iteration must end: the search was stopped, or another thread has
+    /// completed this depth already.
     pub stopped: bool,
+    depth_now: u32,
 }
 
 #[inline]
@@ -124,6 +127,7 @@ impl<'a> Worker<'a> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
+            depth_now: 0,
         }
     }
 
@@ -146,13 +150,14 @@ impl<'a> Worker<'a> {
         self.nodes += self.unflushed;
         self.control.add_nodes(self.unflushed, self.id);
         self.unflushed = 0;
-        if self.control.is_stopped() {
+        if self.control.is_stopped() || self.control.completed() >= self.depth_now {
             self.stopped = true;
         }
     }
 
     /// Searches to `depth` plies with an aspiration window around `guess`. None if the
-    /// search was stopped before the iteration completed.
+    /// search was stopped, or another thread completed this depth, before the
+    /// iteration completed.
     pub fn iterate(
         &mut self,
         root: &Position,
@@ -161,6 +166,8 @@ impl<'a> Worker<'a> {
         guess: Option<Score>,
     ) -> Option<Iteration> {
         self.seldepth = 0;
+        self.depth_now = depth;
+        self.stopped = self.control.is_stopped();
         let depth = depth as i32;
         let mut delta = 18;
         let (mut alpha, mut beta) = match guess {

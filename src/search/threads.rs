@@ -32,6 +32,8 @@ pub struct Control {
     node_limit: Option<u64>,
     /// The depth the main thread is searching now (helpers go one deeper).
     main_depth: AtomicU32,
+    /// The deepest iteration any thread has completed.
+    completed: AtomicU32,
 }
 
 impl Control {
@@ -51,6 +53,7 @@ impl Control {
                 _ => None,
             },
             main_depth: AtomicU32::new(0),
+            completed: AtomicU32::new(0),
         }
     }
 
@@ -105,6 +108,13 @@ impl Control {
                 self.stop();
             }
         }
+    }
+
+    /// The deepest iteration any thread has completed.
+    #[must_use]
+    #[inline]
+    pub fn completed(&self) -> u32 {
+        self.completed.load(Ordering::Relaxed)
     }
 
     /// Whether a new iteration should not start: it would likely not finish in time.
@@ -179,6 +189,7 @@ pub fn run(
         let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
         if best.as_ref().is_none_or(|b| it.depth > b.depth) {
             *best = Some(it.clone());
+            control.completed.fetch_max(it.depth, Ordering::Relaxed);
         }
     };
 
@@ -190,19 +201,24 @@ pub fn run(
             scope.spawn(move || {
                 let mut worker = Worker::new(id, tt, control, keys);
                 let mut guess = None;
-                let mut depth = 1 + (id as u32 & 1);
+                // Odd helpers run a ply ahead of the main thread, even ones beside it.
+                let ahead = id as u32 & 1;
+                let mut depth = 1 + ahead;
                 while depth <= max_depth {
-                    let Some(it) = worker.iterate(&root, clock, depth, guess) else {
-                        break;
-                    };
-                    guess = Some(it.score);
-                    record(&it);
-                    if it.depth >= max_depth {
-                        control.stop();
-                        break;
+                    match worker.iterate(&root, clock, depth, guess) {
+                        Some(it) => {
+                            guess = Some(it.score);
+                            record(&it);
+                            if it.depth >= max_depth {
+                                control.stop();
+                                break;
+                            }
+                        }
+                        None if control.is_stopped() => break,
+                        None => {}
                     }
                     let main = control.main_depth.load(Ordering::Relaxed);
-                    depth = (depth + 1).max(main + (id as u32 & 1));
+                    depth = (depth + 1).max(main + ahead).max(control.completed() + 1);
                 }
                 worker.flush();
             });
@@ -210,30 +226,34 @@ pub fn run(
 
         let mut worker = Worker::new(0, tt, control, params.keys.clone());
         let mut guess = None;
-        for depth in 1..=max_depth {
+        let mut depth = 1;
+        let mut reported = 0;
+        while depth <= max_depth {
             control.main_depth.store(depth, Ordering::Relaxed);
-            let Some(it) = worker.iterate(&root, params.clock, depth, guess) else {
-                break;
-            };
-            guess = Some(it.score);
-            record(&it);
-            worker.flush();
-            let shown = best
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .clone()
-                .unwrap_or(it);
-            on_info(&Info {
-                depth: shown.depth,
-                seldepth: shown.seldepth,
-                score: shown.score,
-                nodes: control.nodes(),
-                time: control.elapsed(),
-                pv: shown.pv.clone(),
-            });
-            if shown.depth >= max_depth || control.past_soft_limit() {
+            let done = worker.iterate(&root, params.clock, depth, guess);
+            if let Some(it) = &done {
+                record(it);
+            } else if control.is_stopped() {
                 break;
             }
+            worker.flush();
+            let shown = best.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            if let Some(shown) = shown.filter(|s| s.depth > reported) {
+                reported = shown.depth;
+                guess = Some(shown.score);
+                on_info(&Info {
+                    depth: shown.depth,
+                    seldepth: shown.seldepth,
+                    score: shown.score,
+                    nodes: control.nodes(),
+                    time: control.elapsed(),
+                    pv: shown.pv.clone(),
+                });
+            }
+            if reported >= max_depth || control.past_soft_limit() {
+                break;
+            }
+            depth = (depth + 1).max(control.completed() + 1);
         }
         control.stop();
         worker.flush();
