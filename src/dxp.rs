@@ -299,7 +299,7 @@ impl Play {
         let side = self.game.side_to_move().index();
         self.clock[side] -= spent.as_secs_f64();
         self.made[side] += 1;
-        if self.moves > 0 && self.made[side] % u32::from(self.moves) == 0 {
+        if self.moves > 0 && self.made[side].is_multiple_of(u32::from(self.moves)) {
             self.clock[side] += f64::from(self.minutes) * 60.0;
         }
         if self.minutes > 0 && self.clock[side] < 0.0 {
@@ -475,10 +475,12 @@ impl<'a> Session<'a> {
     /// Serves the connection until it ends, then closes it.
     fn run(mut self) {
         loop {
-            if self.config.series.is_some() && self.play.is_none() && self.proposed.is_none() {
-                if self.series_over || !self.propose_next() {
-                    break;
-                }
+            if self.config.series.is_some()
+                && self.play.is_none()
+                && self.proposed.is_none()
+                && (self.series_over || !self.propose_next())
+            {
+                break;
             }
             self.move_if_our_turn();
             let timeout = self
@@ -539,7 +541,11 @@ impl<'a> Session<'a> {
         }
         let i = self.proposals;
         let start = series.openings[(i / 2) as usize % series.openings.len()];
-        let ours = if i % 2 == 0 { Side::White } else { Side::Black };
+        let ours = if i.is_multiple_of(2) {
+            Side::White
+        } else {
+            Side::Black
+        };
         let (minutes, moves) = (series.minutes, series.moves);
         self.proposals += 1;
         let msg = Message::GameReq {

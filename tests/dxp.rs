@@ -241,13 +241,10 @@ fn move_text(mv: kroon::board::Move) -> String {
 fn parse_move(game: &Game, text: &str) -> kroon::board::Move {
     let n = |i: usize| text[i..i + 2].parse::<u8>().unwrap();
     let count = usize::from(n(9));
-    let captured =
-        Bitboard::from_squares((0..count).map(|i| Square::new(n(11 + 2 * i)).unwrap()));
+    let captured = Bitboard::from_squares((0..count).map(|i| Square::new(n(11 + 2 * i)).unwrap()));
     game.legal_moves()
         .into_iter()
-        .find(|m| {
-            m.from().number() == n(5) && m.to().number() == n(7) && m.captured() == captured
-        })
+        .find(|m| m.from().number() == n(5) && m.to().number() == n(7) && m.captured() == captured)
         .unwrap_or_else(|| panic!("kroon sent an illegal move {text}"))
 }
 
@@ -272,7 +269,10 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
     // Unknown type: a CHAT naming it, the session goes on.
     peer.send("X hello");
     let chat = peer.recv();
-    assert!(chat.starts_with('C') && chat.contains("unknown message type"), "{chat}");
+    assert!(
+        chat.starts_with('C') && chat.contains("unknown message type"),
+        "{chat}"
+    );
     // Unsupported version: refused with code 1.
     peer.send(&gamereq('Z', None).replacen("R01", "R02", 1));
     let (_, acc) = peer.recv_after_chat();
@@ -282,7 +282,10 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
     peer.send(&gamereq('Z', Some(&board)));
     let (chats, acc) = peer.recv_after_chat();
     assert!(acc.starts_with('A') && acc.ends_with('2'), "{acc}");
-    assert!(chats.iter().any(|c| c.contains("start position")), "{chats:?}");
+    assert!(
+        chats.iter().any(|c| c.contains("start position")),
+        "{chats:?}"
+    );
     // A garbled GAMEREQ: code 2 as well.
     peer.send("R01short");
     let (_, acc) = peer.recv_after_chat();
@@ -293,7 +296,10 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
     assert_eq!(&peer.recv()[..1], "A");
     peer.send("M0000312500");
     let (chats, end) = peer.recv_after_chat();
-    assert!(chats.iter().any(|c| c.contains("illegal move 31-25")), "{chats:?}");
+    assert!(
+        chats.iter().any(|c| c.contains("illegal move 31-25")),
+        "{chats:?}"
+    );
     assert!(end.starts_with('E'), "{end}");
     peer.send("E00");
     assert_eq!(peer.recv_within(Duration::from_millis(300)), None);
@@ -367,8 +373,14 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
     let pdn = std::fs::read_to_string(&pdn).unwrap();
     let games: Vec<&str> = pdn.split("[Event ").skip(1).collect();
     assert!(games.len() >= 4, "{pdn}");
-    assert!(games[2].contains(&format!("[Result \"{result}\"]")), "{pdn}");
-    assert!(games[3].contains("[Result \"*\"]") && games[3].contains("1. 32-28"), "{pdn}");
+    assert!(
+        games[2].contains(&format!("[Result \"{result}\"]")),
+        "{pdn}"
+    );
+    assert!(
+        games[3].contains("[Result \"*\"]") && games[3].contains("1. 32-28"),
+        "{pdn}"
+    );
     assert!(out.contains(&format!(" {result} ")), "{out}");
 }
 
@@ -394,7 +406,10 @@ fn pydraughts_dxp_engine_plays_a_game() {
         // Kroon binds the port while pydraughts connects once: wait for it.
         let start = Instant::now();
         while TcpStream::connect("127.0.0.1:27531").is_err() {
-            assert!(start.elapsed() < Duration::from_secs(10), "kroon is not listening");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "kroon is not listening"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
         let mut child = Running(
@@ -428,7 +443,7 @@ fn pydraughts_dxp_engine_plays_a_game() {
         let plies: usize = field("MOVES ").parse().unwrap();
         // Kroon's own record agrees with pydraughts' board.
         let out = wait_lines(&dir.join("out"), n + 1, Duration::from_secs(10));
-        let line = out.lines().filter(|l| l.starts_with("game ")).last().unwrap();
+        let line = out.lines().rfind(|l| l.starts_with("game ")).unwrap();
         assert!(line.contains(&format!(" {result} ")), "{line} vs {result}");
         let pdn = std::fs::read_to_string(&pdn).unwrap();
         let game = pdn.split("[Event ").last().unwrap();
