@@ -54,7 +54,9 @@ impl GameResult {
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameResult::Win(side) => write!(f, "{side} wins ({} has no legal move)", side.opponent()),
+            GameResult::Win(side) => {
+                write!(f, "{side} wins ({} has no legal move)", side.opponent())
+            }
             GameResult::Draw(reason) => write!(f, "draw by {reason}"),
         }
     }
@@ -119,7 +121,12 @@ impl DrawClock {
     #[must_use]
     pub fn start(pos: &Position) -> DrawClock {
         let material = material(pos);
-        DrawClock { king_plies: 0, ending_plies: 0, ending: ending(material), material }
+        DrawClock {
+            king_plies: 0,
+            ending_plies: 0,
+            ending: ending(material),
+            material,
+        }
     }
 
     /// The clock after `mv` was played from `before`, giving `after`.
@@ -128,15 +135,32 @@ impl DrawClock {
     pub fn after(self, before: &Position, mv: Move, after: &Position) -> DrawClock {
         let king_move = before.kings(before.side_to_move()).contains(mv.from());
         let reversible = king_move && !mv.is_capture();
-        let king_plies = if reversible { self.king_plies.saturating_add(1) } else { 0 };
+        let king_plies = if reversible {
+            self.king_plies.saturating_add(1)
+        } else {
+            0
+        };
         // Material only changes by a capture or a promotion.
         let promotes = !king_move && after.kings(before.side_to_move()).contains(mv.to());
         if !mv.is_capture() && !promotes {
-            let ending_plies = if self.ending == Ending::None { 0 } else { self.ending_plies.saturating_add(1) };
-            return DrawClock { king_plies, ending_plies, ..self };
+            let ending_plies = if self.ending == Ending::None {
+                0
+            } else {
+                self.ending_plies.saturating_add(1)
+            };
+            return DrawClock {
+                king_plies,
+                ending_plies,
+                ..self
+            };
         }
         let material = material(after);
-        DrawClock { king_plies, ending_plies: 0, ending: ending(material), material }
+        DrawClock {
+            king_plies,
+            ending_plies: 0,
+            ending: ending(material),
+            material,
+        }
     }
 
     /// The draw by the 25-, 16- or 5-move rule, if one has happened.
@@ -144,8 +168,12 @@ impl DrawClock {
     #[inline]
     pub fn draw(&self) -> Option<DrawReason> {
         match self.ending {
-            Ending::Five if self.ending_plies >= FIVE_MOVE_PLIES => return Some(DrawReason::FiveMoves),
-            Ending::Sixteen if self.ending_plies >= SIXTEEN_MOVE_PLIES => return Some(DrawReason::SixteenMoves),
+            Ending::Five if self.ending_plies >= FIVE_MOVE_PLIES => {
+                return Some(DrawReason::FiveMoves)
+            }
+            Ending::Sixteen if self.ending_plies >= SIXTEEN_MOVE_PLIES => {
+                return Some(DrawReason::SixteenMoves)
+            }
             _ => {}
         }
         (self.king_plies >= KING_MOVE_PLIES).then_some(DrawReason::TwentyFiveMoves)
@@ -170,9 +198,17 @@ impl DrawClock {
 #[must_use]
 #[inline]
 pub fn repetitions(keys: &[Key], reversible_plies: u32) -> usize {
-    let Some((&current, earlier)) = keys.split_last() else { return 0 };
+    let Some((&current, earlier)) = keys.split_last() else {
+        return 0;
+    };
     let reach = (reversible_plies as usize).min(earlier.len());
-    1 + earlier[earlier.len() - reach..].iter().rev().skip(1).step_by(2).filter(|&&k| k == current).count()
+    1 + earlier[earlier.len() - reach..]
+        .iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&k| k == current)
+        .count()
 }
 
 /// Why a move was not played.
@@ -190,7 +226,11 @@ impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameError::Over(r) => write!(f, "the game is over: {r}"),
-            GameError::Illegal(m) => write!(f, "{} is not a legal move here", crate::board::notation::hub_move(*m)),
+            GameError::Illegal(m) => write!(
+                f,
+                "{} is not a legal move here",
+                crate::board::notation::hub_move(*m)
+            ),
             GameError::Move(e) => write!(f, "{e}"),
         }
     }
@@ -344,7 +384,8 @@ impl Game {
     fn push(&mut self, mv: Move) {
         let before = *self.position();
         let after = before.play(mv);
-        self.clocks.push(self.draw_clock().after(&before, mv, &after));
+        self.clocks
+            .push(self.draw_clock().after(&before, mv, &after));
         self.positions.push(after);
         self.keys.push(after.key());
         self.moves.push(mv);
