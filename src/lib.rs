@@ -9,5 +9,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod hub;
+pub mod matches;
+pub mod openings;
 pub mod search;
 pub mod text;

@@ -1,0 +1,849 @@
+//! Engine matches and round robins between Hub engines (`kroon match`): the
+//! schedule, one game between two engine processes with the runner as referee and
+//! clock, adjudication, the PDN file, the live progress line and the final table.
+//!
+//! The rules core referees every game: an engine's move is legal or the engine
+//! loses, and the game ends when the rules say so (no legal move, repetition, the
+//! 25-, 16- and 5-move rules). An engine that crashes, hangs, overruns its time or
+//! prints garbage loses that game; it is killed and restarted for the next.
+
+pub mod elo;
+pub mod engine_process;
+pub mod pdn;
+
+use crate::board::notation::{hub_move, parse_move};
+use crate::board::{Position, Side};
+use crate::game::{Game, GameResult};
+use elo::{Sprt, SprtVerdict, Wdl};
+use engine_process::{EngineProcess, EngineSpec, Fault};
+use std::collections::VecDeque;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// `kroon match` options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [option.PARAM=VALUE ...]`
+    /// (shell-like quoting; options are sent with set-param). Two engines play a
+    /// match, more a round robin.
+    #[arg(long = "engine", required = true)]
+    pub engines: Vec<String>,
+    /// Start positions, one `FEN [; moves]` per line; each is played twice with
+    /// colours reversed. Default: the initial position.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Take the openings in a random order (default: file order).
+    #[arg(long)]
+    pub random: bool,
+    /// Seed of the random opening order (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games per pair of engines (default: every opening twice per round).
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Rounds: each plays every opening twice per pair of engines.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: u32,
+    /// Time control: seconds per game plus increment per move (`60+0.5`, `300`).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Fixed seconds per move.
+    #[arg(long)]
+    pub move_time: Option<f64>,
+    /// Fixed search depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Seconds an engine may overrun its time before it forfeits.
+    #[arg(long, default_value_t = 0.5)]
+    pub time_margin: f64,
+    /// Seconds to wait for a move under --depth or --nodes before the engine is
+    /// taken to hang.
+    #[arg(long, default_value_t = 60.0)]
+    pub move_timeout: f64,
+    /// Adjudicate a win when both engines' scores agree the same side is ahead by
+    /// at least this many hundredths of a man ...
+    #[arg(long, requires = "adjudicate_moves")]
+    pub adjudicate_score: Option<i32>,
+    /// ... for this many moves in a row each.
+    #[arg(long, requires = "adjudicate_score")]
+    pub adjudicate_moves: Option<u32>,
+    /// Adjudicate a draw after this many moves each (from the opening position).
+    #[arg(long)]
+    pub max_moves: Option<u32>,
+    /// Games at once (each engine process plays one game at a time).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write every game as PDN to this file.
+    #[arg(long)]
+    pub pdn: Option<std::path::PathBuf>,
+    /// PDN Event tag.
+    #[arg(long, default_value = "Kroon match")]
+    pub event: String,
+    /// Stop when a sequential test decides (two engines only, for the first):
+    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05`.
+    #[arg(long)]
+    pub sprt: Option<String>,
+}
+
+/// How long each move may take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    Depth(u32),
+    Nodes(u64),
+    MoveTime(f64),
+    /// Seconds for the game and increment per move.
+    Clock {
+        time: f64,
+        inc: f64,
+    },
+}
+
+impl TimeControl {
+    /// Parses `60+0.5` or `300` (seconds).
+    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
+        let (time, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let secs = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("bad --tc '{text}': write seconds+increment, e.g. 60+0.5"))
+        };
+        let (time, inc) = (secs(time)?, secs(inc)?);
+        if time + inc <= 0.0 {
+            return Err("--tc needs some time".into());
+        }
+        Ok(TimeControl::Clock { time, inc })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::Nodes(n) => write!(f, "{n} nodes"),
+            TimeControl::MoveTime(t) => write!(f, "{t} s/move"),
+            TimeControl::Clock { time, inc } => write!(f, "{time}+{inc}"),
+        }
+    }
+}
+
+/// A match, checked and ready to run.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub openings: Vec<Position>,
+    pub random_seed: Option<u64>,
+    pub games_per_pair: u32,
+    pub tc: TimeControl,
+    pub time_margin: Duration,
+    pub move_timeout: Duration,
+    /// Hundredths of a man and moves each.
+    pub adjudicate: Option<(i32, u32)>,
+    pub max_moves: Option<u32>,
+    pub concurrency: usize,
+    pub event: String,
+    pub sprt: Option<Sprt>,
+}
+
+impl MatchConfig {
+    /// Checks the command line and reads the openings file.
+    pub fn from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
+        let engines = args
+            .engines
+            .iter()
+            .map(|e| {
+                e.parse::<EngineSpec>()
+                    .map_err(|m| format!("--engine {e}: {m}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if engines.len() < 2 {
+            return Err("give at least two --engine".into());
+        }
+        let openings = match &args.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let list = crate::openings::parse_file(&text)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                if list.is_empty() {
+                    return Err(format!("{} has no openings", path.display()));
+                }
+                list.into_iter().map(|o| o.position).collect()
+            }
+            None => vec![Position::initial()],
+        };
+        let limits = [
+            args.tc.is_some(),
+            args.move_time.is_some(),
+            args.depth.is_some(),
+            args.nodes.is_some(),
+        ];
+        if limits.iter().filter(|&&x| x).count() != 1 {
+            return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
+        }
+        let tc = if let Some(tc) = &args.tc {
+            TimeControl::parse_tc(tc)?
+        } else if let Some(t) = args.move_time {
+            if !(t.is_finite() && t > 0.0) {
+                return Err("--move-time must be a positive number of seconds".into());
+            }
+            TimeControl::MoveTime(t)
+        } else if let Some(d) = args.depth {
+            TimeControl::Depth(d.max(1))
+        } else {
+            TimeControl::Nodes(args.nodes.unwrap_or(1).max(1))
+        };
+        let secs = |v: f64, name: &str| {
+            if v.is_finite() && v >= 0.0 {
+                Ok(Duration::from_secs_f64(v.min(1e6)))
+            } else {
+                Err(format!("--{name} must be a number of seconds, at least 0"))
+            }
+        };
+        if args.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+        if args.rounds == 0 {
+            return Err("--rounds must be at least 1".into());
+        }
+        let adjudicate = match (args.adjudicate_score, args.adjudicate_moves) {
+            (Some(s), Some(m)) if s > 0 && m > 0 => Some((s, m)),
+            (Some(_), Some(_)) => {
+                return Err("--adjudicate-score and --adjudicate-moves must be positive".into())
+            }
+            _ => None,
+        };
+        let sprt = match &args.sprt {
+            Some(text) if engines.len() == 2 => Some(Sprt::parse(text)?),
+            Some(_) => return Err("--sprt needs exactly two engines".into()),
+            None => None,
+        };
+        let games_per_pair = args
+            .games
+            .unwrap_or_else(|| 2 * args.rounds * openings.len() as u32);
+        let random_seed = args.random.then(|| {
+            args.seed.unwrap_or_else(|| {
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            })
+        });
+        Ok(MatchConfig {
+            engines,
+            openings,
+            random_seed,
+            games_per_pair,
+            tc,
+            time_margin: secs(args.time_margin, "time-margin")?,
+            move_timeout: secs(args.move_timeout, "move-timeout")?,
+            adjudicate,
+            max_moves: args.max_moves.filter(|&m| m > 0),
+            concurrency: args.concurrency,
+            event: args.event.clone(),
+            sprt,
+        })
+    }
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// 1-based, in schedule order: the PDN Round tag.
+    pub number: usize,
+    pub white: usize,
+    pub black: usize,
+    pub opening: usize,
+}
+
+/// SplitMix64: enough randomness to shuffle openings, reproducible from a seed.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The games in the order they are played: each pair of engines plays each
+/// opening twice in a row, colours reversed, and the pairs take turns so that a
+/// round robin's standings stay comparable while it runs.
+#[must_use]
+pub fn schedule(config: &MatchConfig) -> Vec<Job> {
+    let mut order: Vec<usize> = (0..config.openings.len()).collect();
+    if let Some(seed) = config.random_seed {
+        let mut state = seed;
+        for i in (1..order.len()).rev() {
+            let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+    }
+    let n = config.engines.len();
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .collect();
+    let mut jobs = Vec::new();
+    for k in 0..config.games_per_pair as usize {
+        // Two games per opening: k and k+1 share it.
+        let opening = order[(k / 2) % order.len()];
+        for &(a, b) in &pairs {
+            let (white, black) = if k % 2 == 0 { (a, b) } else { (b, a) };
+            jobs.push(Job {
+                number: 0,
+                white,
+                black,
+                opening,
+            });
+        }
+    }
+    for (i, job) in jobs.iter_mut().enumerate() {
+        job.number = i + 1;
+    }
+    jobs
+}
+
+/// How a game ended, from White's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl Outcome {
+    #[must_use]
+    pub fn pdn(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "2-0",
+            Outcome::Draw => "1-1",
+            Outcome::BlackWins => "0-2",
+        }
+    }
+
+    fn win_for(side: Side) -> Outcome {
+        match side {
+            Side::White => Outcome::WhiteWins,
+            Side::Black => Outcome::BlackWins,
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub job: Job,
+    pub game: Game,
+    pub outcome: Outcome,
+    /// Why it ended, in words (the PDN Termination tag).
+    pub termination: String,
+    /// Whether an engine lost by forfeit (crash, hang, illegal move, time).
+    pub forfeit: bool,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+/// The `level` arguments and how long to wait for `done`, for the side to move.
+fn level(config: &MatchConfig, remaining: f64) -> (String, Duration) {
+    let margin = config.time_margin;
+    match config.tc {
+        TimeControl::Depth(d) => (format!("depth={d}"), config.move_timeout),
+        TimeControl::Nodes(n) => (format!("nodes={n}"), config.move_timeout),
+        TimeControl::MoveTime(t) => (
+            format!("move-time={t}"),
+            Duration::from_secs_f64(t.min(1e6)) + margin,
+        ),
+        // Hub's time is before this move's increment is credited (Kroon and Scan add
+        // it; pydraughts' habit of subtracting it would cost the engine time).
+        TimeControl::Clock { inc, .. } => (
+            format!("time={remaining:.3} inc={inc}"),
+            Duration::from_secs_f64((remaining + inc).clamp(0.0, 1e6)) + margin,
+        ),
+    }
+}
+
+/// The adjudicated winner, if both engines' recent scores agree: the last `moves`
+/// moves of each, from White's view, all at least `threshold` one way.
+fn adjudicated(scores: &[Option<i32>], threshold: i32, moves: u32) -> Option<Side> {
+    let n = 2 * moves as usize;
+    if scores.len() < n {
+        return None;
+    }
+    let recent = &scores[scores.len() - n..];
+    if recent.iter().all(|s| s.is_some_and(|s| s >= threshold)) {
+        Some(Side::White)
+    } else if recent.iter().all(|s| s.is_some_and(|s| s <= -threshold)) {
+        Some(Side::Black)
+    } else {
+        None
+    }
+}
+
+/// Plays one game. `processes` holds this worker's engine processes (None: to be
+/// started); a process that misbehaved is killed and left None.
+pub fn play_game(
+    config: &MatchConfig,
+    job: Job,
+    processes: &mut [Option<EngineProcess>],
+) -> GameRecord {
+    let start = config.openings[job.opening];
+    let mut game = Game::from_position(start);
+    let start_hub = start.to_hub();
+    let engine_of = |side: Side| match side {
+        Side::White => job.white,
+        Side::Black => job.black,
+    };
+    let forfeit = |game: Game, side: Side, why: String, processes: &mut [Option<EngineProcess>]| {
+        if let Some(mut p) = processes[engine_of(side)].take() {
+            p.kill();
+        }
+        GameRecord {
+            job,
+            game,
+            outcome: Outcome::win_for(side.opponent()),
+            termination: format!(
+                "{} ({}) forfeits: {why}",
+                config.engines[engine_of(side)].name,
+                side_name(side)
+            ),
+            forfeit: true,
+        }
+    };
+    for side in [Side::White, Side::Black] {
+        let e = engine_of(side);
+        if processes[e].is_none() {
+            match EngineProcess::start(&config.engines[e]) {
+                Ok(p) => processes[e] = Some(p),
+                Err(f) => return forfeit(game, side, f.to_string(), processes),
+            }
+        }
+        if let Some(Err(f)) = processes[e].as_mut().map(EngineProcess::new_game) {
+            return forfeit(game, side, f.to_string(), processes);
+        }
+    }
+    let mut clock = match config.tc {
+        TimeControl::Clock { time, .. } => [time, time],
+        _ => [0.0, 0.0],
+    };
+    let mut moves: Vec<String> = Vec::new();
+    let mut scores: Vec<Option<i32>> = Vec::new();
+    loop {
+        if let Some(result) = game.result() {
+            let (outcome, termination) = match result {
+                GameResult::Win(side) => (
+                    Outcome::win_for(side),
+                    format!("{} has no legal move", side_name(side.opponent())),
+                ),
+                GameResult::Draw(reason) => (Outcome::Draw, format!("draw by {reason}")),
+            };
+            return GameRecord {
+                job,
+                game,
+                outcome,
+                termination,
+                forfeit: false,
+            };
+        }
+        if let Some(max) = config.max_moves {
+            if game.moves().len() >= 2 * max as usize {
+                return GameRecord {
+                    job,
+                    game,
+                    outcome: Outcome::Draw,
+                    termination: format!("adjudication: draw after {max} moves each"),
+                    forfeit: false,
+                };
+            }
+        }
+        if let Some((threshold, n)) = config.adjudicate {
+            if let Some(side) = adjudicated(&scores, threshold, n) {
+                return GameRecord {
+                    job,
+                    game,
+                    outcome: Outcome::win_for(side),
+                    termination: format!(
+                        "adjudication: both engines scored {} ahead by at least {:.2} for {n} moves",
+                        side_name(side),
+                        f64::from(threshold) / 100.0
+                    ),
+                    forfeit: false,
+                };
+            }
+        }
+        let side = game.side_to_move();
+        let index = usize::from(side == Side::Black);
+        let (level_text, allowed) = level(config, clock[index]);
+        let Some(process) = processes[engine_of(side)].as_mut() else {
+            return forfeit(game, side, "the engine is not running".into(), processes);
+        };
+        let answer = match process.think(&start_hub, &moves, &level_text, allowed) {
+            Ok(a) => a,
+            Err(Fault::Timeout(why)) if matches!(config.tc, TimeControl::Clock { .. }) => {
+                return forfeit(game, side, format!("lost on time ({why})"), processes)
+            }
+            Err(f) => return forfeit(game, side, f.to_string(), processes),
+        };
+        if let TimeControl::Clock { inc, .. } = config.tc {
+            let left = clock[index] + inc - answer.elapsed.as_secs_f64();
+            if left < -config.time_margin.as_secs_f64() {
+                return forfeit(
+                    game,
+                    side,
+                    format!("lost on time ({:.3} s over)", -left),
+                    processes,
+                );
+            }
+            // Within the margin the engine is forgiven, but its clock stays at 0.
+            clock[index] = left.max(0.0);
+        }
+        let Some(text) = answer.best else {
+            return forfeit(game, side, "'done' without a move".into(), processes);
+        };
+        let mv = match parse_move(game.position(), &text) {
+            Ok(mv) => mv,
+            Err(e) => return forfeit(game, side, format!("illegal move '{text}': {e}"), processes),
+        };
+        if let Err(e) = game.play(mv) {
+            return forfeit(game, side, format!("illegal move '{text}': {e}"), processes);
+        }
+        moves.push(hub_move(mv));
+        scores.push(
+            answer
+                .score
+                .map(|s| if side == Side::White { s } else { -s }),
+        );
+    }
+}
+
+/// Per-engine results.
+#[derive(Clone, Debug, Default)]
+pub struct Standings {
+    pub wdl: Vec<Wdl>,
+}
+
+impl Standings {
+    fn new(engines: usize) -> Standings {
+        Standings {
+            wdl: vec![Wdl::default(); engines],
+        }
+    }
+
+    /// Counts a finished game.
+    pub fn add(&mut self, job: Job, outcome: Outcome) {
+        let (w, b) = (job.white, job.black);
+        match outcome {
+            Outcome::WhiteWins => {
+                self.wdl[w].wins += 1;
+                self.wdl[b].losses += 1;
+            }
+            Outcome::BlackWins => {
+                self.wdl[b].wins += 1;
+                self.wdl[w].losses += 1;
+            }
+            Outcome::Draw => {
+                self.wdl[w].draws += 1;
+                self.wdl[b].draws += 1;
+            }
+        }
+    }
+
+    /// The final table, one line per engine.
+    #[must_use]
+    pub fn table(&self, names: &[String]) -> String {
+        let width = names.iter().map(String::len).max().unwrap_or(6).max(6);
+        let mut out = format!(
+            "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>8} {:>17} {:>6}\n",
+            "engine", "games", "wins", "draws", "losses", "score", "elo", "95% interval", "LOS"
+        );
+        for (name, wdl) in names.iter().zip(&self.wdl) {
+            let pct = wdl
+                .score()
+                .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
+            let elo = wdl.elo().map_or("-".into(), |e| format!("{e:+.1}"));
+            let interval = wdl
+                .elo_interval()
+                .map_or("-".into(), |(lo, hi)| format!("[{lo:+.0}, {hi:+.0}]"));
+            let los = wdl
+                .los()
+                .map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
+            out.push_str(&format!(
+                "{name:<width$} {:>5} {:>5} {:>5} {:>5} {pct:>7} {elo:>8} {interval:>17} {los:>6}\n",
+                wdl.games(),
+                wdl.wins,
+                wdl.draws,
+                wdl.losses
+            ));
+        }
+        out
+    }
+}
+
+/// The PDN date of today (UTC), `YYYY.MM.DD`.
+fn pdn_date() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Howard Hinnant's civil-from-days: std has no calendar.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The PDN text of a finished game.
+#[must_use]
+pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> String {
+    let job = record.job;
+    let tags: pdn::Tags = vec![
+        ("Event".into(), config.event.clone()),
+        ("Date".into(), date.into()),
+        ("Round".into(), job.number.to_string()),
+        ("White".into(), config.engines[job.white].name.clone()),
+        ("Black".into(), config.engines[job.black].name.clone()),
+        ("Result".into(), record.outcome.pdn().into()),
+        ("FEN".into(), config.openings[job.opening].to_fen()),
+        ("TimeControl".into(), config.tc.to_string()),
+        ("Termination".into(), record.termination.clone()),
+    ];
+    pdn::write_game(&tags, &record.game, record.outcome.pdn())
+}
+
+fn clock_text(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// What a finished match reports.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    pub standings: Standings,
+    pub games: usize,
+    pub forfeits: Vec<String>,
+    pub sprt: Option<(f64, SprtVerdict)>,
+}
+
+/// Runs the match, printing progress on stderr and writing PDN as games finish.
+pub fn run_match(
+    config: &MatchConfig,
+    pdn_file: Option<&std::path::Path>,
+) -> Result<MatchSummary, String> {
+    let jobs = schedule(config);
+    let total = jobs.len();
+    let mut pdn_out = match pdn_file {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<GameRecord>();
+    let shared = Arc::new(config.clone());
+    let mut workers = Vec::new();
+    for _ in 0..config.concurrency.min(total.max(1)) {
+        let (queue, stop, tx, config) = (
+            Arc::clone(&queue),
+            Arc::clone(&stop),
+            tx.clone(),
+            Arc::clone(&shared),
+        );
+        workers.push(std::thread::spawn(move || {
+            let mut processes: Vec<Option<EngineProcess>> =
+                (0..config.engines.len()).map(|_| None).collect();
+            loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let job = {
+                    let mut q = queue.lock().unwrap_or_else(|p| p.into_inner());
+                    q.pop_front()
+                };
+                let Some(job) = job else { break };
+                let record = play_game(&config, job, &mut processes);
+                if tx.send(record).is_err() {
+                    break;
+                }
+            }
+            for p in processes.into_iter().flatten() {
+                p.quit();
+            }
+        }));
+    }
+    drop(tx);
+
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut standings = Standings::new(names.len());
+    let mut forfeits = Vec::new();
+    let mut done = 0usize;
+    let mut sprt_state = None;
+    let started = Instant::now();
+    let date = pdn_date();
+    let terminal = std::io::stderr().is_terminal();
+    let progress = |done: usize, standings: &Standings, final_line: bool| {
+        let elapsed = started.elapsed();
+        let remaining = if done > 0 && done < total {
+            clock_text(elapsed.mul_f64((total - done) as f64 / done as f64))
+        } else {
+            "-".into()
+        };
+        let scores: Vec<String> = names
+            .iter()
+            .zip(&standings.wdl)
+            .map(|(n, w)| format!("{n} {}", w.points()))
+            .collect();
+        let line = format!(
+            "games {done}/{total}  {}  elapsed {}  left ~{remaining}",
+            scores.join(" - "),
+            clock_text(elapsed)
+        );
+        if terminal {
+            eprint!("\r{line}\x1b[K");
+            if final_line {
+                eprintln!();
+            }
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    progress(0, &standings, false);
+    loop {
+        let record = match rx.recv_timeout(Duration::from_secs(1)) {
+            Ok(r) => r,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if terminal {
+                    progress(done, &standings, false);
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        done += 1;
+        standings.add(record.job, record.outcome);
+        if record.forfeit {
+            forfeits.push(format!(
+                "game {}: {}",
+                record.job.number, record.termination
+            ));
+        }
+        if let Some(out) = pdn_out.as_mut() {
+            out.write_all(record_pdn(config, &record, &date).as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the PDN file: {e}"))?;
+        }
+        progress(done, &standings, false);
+        if let Some(sprt) = &config.sprt {
+            let wdl = &standings.wdl[0];
+            if let Some(llr) = sprt.llr(wdl) {
+                let verdict = sprt.verdict(wdl);
+                sprt_state = Some((llr, verdict));
+                if verdict != SprtVerdict::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+    if terminal {
+        eprintln!();
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    Ok(MatchSummary {
+        standings,
+        games: done,
+        forfeits,
+        sprt: sprt_state,
+    })
+}
+
+/// `kroon match`: runs the match and prints the table.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let config = MatchConfig::from_args(args)?;
+    let summary = run_match(&config, args.pdn.as_deref())?;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    println!(
+        "{} games, {}, {} openings",
+        summary.games,
+        config.tc,
+        config.openings.len()
+    );
+    print!("{}", summary.standings.table(&names));
+    for f in &summary.forfeits {
+        println!("forfeit: {f}");
+    }
+    if let (Some(sprt), Some((llr, verdict))) = (config.sprt, summary.sprt) {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match verdict {
+            SprtVerdict::H1 => "H1 accepted",
+            SprtVerdict::H0 => "H0 accepted",
+            SprtVerdict::Continue => "undecided",
+        };
+        println!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_time_controls() {
+        assert_eq!(
+            TimeControl::parse_tc("60+0.5").unwrap(),
+            TimeControl::Clock {
+                time: 60.0,
+                inc: 0.5
+            }
+        );
+        assert_eq!(
+            TimeControl::parse_tc("300").unwrap(),
+            TimeControl::Clock {
+                time: 300.0,
+                inc: 0.0
+            }
+        );
+        assert!(TimeControl::parse_tc("x+1").is_err());
+        assert!(TimeControl::parse_tc("-1+1").is_err());
+        assert!(TimeControl::parse_tc("0").is_err());
+    }
+
+    #[test]
+    fn adjudicates_only_when_both_agree() {
+        let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+        assert_eq!(
+            adjudicated(&s(&[600, 700, 800, 900]), 500, 2),
+            Some(Side::White)
+        );
+        assert_eq!(adjudicated(&s(&[-600, -700]), 500, 1), Some(Side::Black));
+        assert_eq!(adjudicated(&s(&[600, 400, 800, 900]), 500, 2), None);
+        assert_eq!(adjudicated(&s(&[600]), 500, 1), None);
+        assert_eq!(adjudicated(&[Some(600), None], 500, 1), None);
+    }
+
+    #[test]
+    fn pdn_dates_look_right() {
+        let d = pdn_date();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+}

@@ -1,0 +1,270 @@
+//! Match start positions: every distinct position a few plies from the initial
+//! one, optionally only the balanced ones, written one per line as
+//! `FEN ; moves` (the moves that lead there from the initial position, in Hub
+//! move text), optionally `; score`. `#` starts a comment line; blank lines are
+//! skipped.
+//!
+//! ```
+//! use kroon::openings::{enumerate, Opening};
+//!
+//! let two = enumerate(2);
+//! assert_eq!(two.len(), 81);
+//! let line = two[0].to_line();
+//! let back = Opening::from_line(&line).unwrap().unwrap();
+//! assert_eq!(back.position, two[0].position);
+//! ```
+
+use crate::board::movegen::legal_moves;
+use crate::board::notation::hub_move;
+use crate::board::Position;
+use crate::engine::{Engine, EngineOptions, Limit};
+use crate::game::Game;
+use std::collections::HashSet;
+
+/// A start position and the moves that reach it from the initial position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    pub position: Position,
+    /// Hub move text, first move first (empty when read from a file without them).
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    /// The file line: `FEN ; m1 m2 ...`.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        format!("{} ; {}", self.position.to_fen(), self.moves.join(" "))
+    }
+
+    /// Reads one line of an openings file: `Ok(None)` for blank and comment lines.
+    pub fn from_line(line: &str) -> Result<Option<Opening>, String> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(None);
+        }
+        let (fen, comment) = line.split_once(';').unwrap_or((line, ""));
+        let position = fen
+            .trim()
+            .parse::<Position>()
+            .map_err(|e| format!("bad position '{}': {e}", fen.trim()))?;
+        Ok(Some(Opening {
+            position,
+            // Anything after a second `;` (a score, a note) is not a move.
+            moves: comment
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(String::from)
+                .collect(),
+        }))
+    }
+}
+
+/// Reads an openings file's text; the error names the line.
+pub fn parse_file(text: &str) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(opening) =
+            Opening::from_line(line).map_err(|e| format!("line {}: {e}", i + 1))?
+        {
+            out.push(opening);
+        }
+    }
+    Ok(out)
+}
+
+/// Every distinct position `plies` plies from the initial position (the first move
+/// sequence found names each), in move-generation order. Finished games are left
+/// out: a match cannot start from them.
+#[must_use]
+pub fn enumerate(plies: u32) -> Vec<Opening> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    walk(
+        &mut Game::new(),
+        plies,
+        &mut Vec::new(),
+        &mut seen,
+        &mut out,
+    );
+    out
+}
+
+fn walk(
+    game: &mut Game,
+    plies: u32,
+    line: &mut Vec<String>,
+    seen: &mut HashSet<Position>,
+    out: &mut Vec<Opening>,
+) {
+    if game.is_over() {
+        return;
+    }
+    if plies == 0 {
+        // Same pieces and side to move is the same start for a match, whatever the
+        // move order (the repetition history of a few plies cannot matter).
+        if seen.insert(*game.position()) {
+            out.push(Opening {
+                position: *game.position(),
+                moves: line.clone(),
+            });
+        }
+        return;
+    }
+    for mv in legal_moves(game.position()) {
+        line.push(hub_move(mv));
+        if game.play(mv).is_ok() {
+            walk(game, plies - 1, line, seen, out);
+            game.undo();
+        }
+        line.pop();
+    }
+}
+
+/// A balance check's verdict on one opening.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored {
+    pub opening: Opening,
+    /// Hundredths of a man, from the side to move's view.
+    pub score: i32,
+}
+
+/// Searches each opening to `depth` on one thread with a fresh table and keeps
+/// those scoring within `margin` hundredths of equality. `progress` hears of every
+/// opening searched (for a progress line).
+pub fn balanced(
+    openings: Vec<Opening>,
+    depth: u32,
+    margin: i32,
+    mut progress: impl FnMut(usize, &Scored),
+) -> Vec<Scored> {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 32,
+    });
+    let mut kept = Vec::new();
+    for (i, opening) in openings.into_iter().enumerate() {
+        // A fresh table each time, so the verdict does not depend on the file order.
+        engine.new_game();
+        let result =
+            engine.search_blocking(&Game::from_position(opening.position), Limit::Depth(depth));
+        let scored = Scored {
+            opening,
+            score: result.score.0,
+        };
+        progress(i, &scored);
+        if scored.score.abs() <= margin {
+            kept.push(scored);
+        }
+    }
+    kept
+}
+
+/// `kroon openings` options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OpeningsArgs {
+    /// Plies from the initial position (2: every two-move opening).
+    #[arg(long)]
+    pub plies: u32,
+    /// Keep only openings Kroon's search at this depth scores near equality.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// With --depth: the largest score kept, in hundredths of a man either way.
+    #[arg(long, default_value_t = 50)]
+    pub margin: i32,
+    /// Write here instead of stdout.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// `kroon openings`: enumerates, filters, writes the file.
+pub fn run(args: &OpeningsArgs) -> Result<(), String> {
+    if args.plies > 8 {
+        return Err("--plies above 8 would enumerate millions of positions".into());
+    }
+    let all = enumerate(args.plies);
+    let total = all.len();
+    let mut text = format!(
+        "# Kroon openings: every distinct position after {} plies",
+        args.plies
+    );
+    let lines: Vec<String> = match args.depth {
+        None => {
+            text.push_str(&format!(" ({total} positions)\n"));
+            all.iter().map(Opening::to_line).collect()
+        }
+        Some(depth) => {
+            let kept = balanced(all, depth, args.margin, |i, s| {
+                eprint!(
+                    "\rsearched {}/{total}: {} {:+}   ",
+                    i + 1,
+                    s.opening.moves.join(" "),
+                    s.score
+                );
+            });
+            eprintln!();
+            text.push_str(&format!(
+                ", kept where Kroon at depth {depth} scores within {} hundredths of a man ({} of {total})\n",
+                args.margin,
+                kept.len()
+            ));
+            text.push_str(
+                "# FEN ; moves from the initial position ; score at that depth (side to move)\n",
+            );
+            kept.iter()
+                .map(|s| format!("{} ; {:+}", s.opening.to_line(), s.score))
+                .collect()
+        }
+    };
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_distinct_positions() {
+        assert_eq!(enumerate(0).len(), 1);
+        assert_eq!(enumerate(1).len(), 9);
+        // No move of either side can touch the other's in the first two plies.
+        assert_eq!(enumerate(2).len(), 81);
+        let three = enumerate(3);
+        let distinct: HashSet<Position> = three.iter().map(|o| o.position).collect();
+        assert_eq!(distinct.len(), three.len());
+        // Each opening's moves reach its position.
+        for o in &three {
+            let mut game = Game::new();
+            for m in &o.moves {
+                game.play_text(m).unwrap();
+            }
+            assert_eq!(*game.position(), o.position);
+        }
+    }
+
+    #[test]
+    fn lines_round_trip_and_junk_is_an_error() {
+        for o in enumerate(2) {
+            assert_eq!(Opening::from_line(&o.to_line()).unwrap(), Some(o));
+        }
+        assert_eq!(Opening::from_line("  # comment").unwrap(), None);
+        assert_eq!(Opening::from_line("").unwrap(), None);
+        assert!(Opening::from_line("W:W99:B1 ; 32-28").is_err());
+        assert!(parse_file("W:W31-50:B1-20\nnonsense\n")
+            .unwrap_err()
+            .starts_with("line 2"));
+    }
+}
