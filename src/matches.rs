@@ -783,6 +783,10 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         config.tc,
         config.openings.len()
     );
+    if let Some(seed) = config.random_seed {
+        // So a random order can be played again with --seed.
+        println!("openings in random order, --seed {seed}");
+    }
     print!("{}", summary.standings.table(&names));
     for f in &summary.forfeits {
         println!("forfeit: {f}");

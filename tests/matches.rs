@@ -124,6 +124,53 @@ fn kroon_against_itself_plays_legal_games_that_add_up() {
     assert_eq!(rows[0].3, rows[1].3);
 }
 
+#[test]
+fn a_round_robin_on_the_clock_plays_every_pair_both_ways() {
+    let engines: Vec<String> = ["A", "B", "C"].iter().map(|n| kroon_engine(n)).collect();
+    let mut args = Vec::new();
+    for e in &engines {
+        args.extend(["--engine", e.as_str()]);
+    }
+    args.extend(["--tc", "2+0.05", "--games", "2", "--max-moves", "15"]);
+    let (stdout, text) = run_match(&args, "round-robin.pdn");
+    let games = parse_games(&text);
+    assert_eq!(games.len(), 6, "{text}");
+    let mut pairs: Vec<(String, String)> = games
+        .iter()
+        .map(|g| {
+            (
+                g.tag("White").unwrap().into(),
+                g.tag("Black").unwrap().into(),
+            )
+        })
+        .collect();
+    pairs.sort();
+    let expected: Vec<(String, String)> = [
+        ("A", "B"),
+        ("A", "C"),
+        ("B", "A"),
+        ("B", "C"),
+        ("C", "A"),
+        ("C", "B"),
+    ]
+    .iter()
+    .map(|(w, b)| (w.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(pairs, expected);
+    for g in &games {
+        replay(g);
+        assert!(!g.tag("Termination").unwrap().contains("forfeit"), "{g:?}");
+    }
+    let rows = table(&stdout);
+    assert_eq!(rows.len(), 3);
+    let (wins, losses): (u32, u32) = rows.iter().fold((0, 0), |(w, l), r| (w + r.2, l + r.4));
+    assert_eq!(wins, losses);
+    assert!(
+        rows.iter().all(|r| r.1 == 4 && r.2 + r.3 + r.4 == 4),
+        "{stdout}"
+    );
+}
+
 /// Kroon against a misbehaving fake: the fake loses both games (it is restarted
 /// for the second) with `reason` in the Termination tag.
 fn fake_loses(script: &str, reason: &str) {
