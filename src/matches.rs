@@ -420,6 +420,11 @@ pub fn play_game(
     };
     for side in [Side::White, Side::Black] {
         let e = engine_of(side);
+        // An engine that died between games is restarted, not blamed: it lost
+        // nothing yet.
+        if processes[e].as_mut().is_some_and(|p| !p.is_alive()) {
+            processes[e] = None;
+        }
         if processes[e].is_none() {
             match EngineProcess::start(&config.engines[e]) {
                 Ok(p) => processes[e] = Some(p),

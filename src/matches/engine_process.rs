@@ -325,6 +325,11 @@ impl EngineProcess {
         }
     }
 
+    /// Whether the process is still running.
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// Tells the engine a new game starts (engines that do not know it ignore it).
     pub fn new_game(&mut self) -> Result<(), Fault> {
         self.send("new-game")
