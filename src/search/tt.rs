@@ -90,7 +90,12 @@ impl TranspositionTable {
     /// A table of about `mb` MiB (at least one bucket).
     #[must_use]
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
+        TranspositionTable::with_bytes(mb.max(1).saturating_mul(1 << 20))
+    }
+
+    /// A table of about `bytes` bytes (at least one bucket of 64).
+    #[must_use]
+    pub fn with_bytes(bytes: usize) -> TranspositionTable {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let table = (0..buckets)
             .map(|_| {
