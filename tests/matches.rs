@@ -225,3 +225,27 @@ fn an_engine_that_stops_answering_loses() {
 fn an_engine_that_exits_loses() {
     fake_loses("exit_midgame.py", "exited");
 }
+
+#[test]
+fn sprt_stops_the_match_when_it_decides() {
+    let (k, f) = (kroon_engine("Kroon"), fake("illegal_move.py"));
+    let (stdout, text) = run_match(
+        &[
+            "--engine",
+            &k,
+            "--engine",
+            &f,
+            "--depth",
+            "1",
+            "--games",
+            "500",
+            "--sprt",
+            "elo0=0 elo1=100 alpha=0.1 beta=0.1",
+        ],
+        "sprt.pdn",
+    );
+    let played = parse_games(&text).len();
+    assert!((2..500).contains(&played), "{played} games");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert_eq!(table(&stdout)[0].1 as usize, played);
+}

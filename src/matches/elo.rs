@@ -195,14 +195,19 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 against H0 (the generalized SPRT with the
     /// normal approximation of the trinomial score, as fishtest computes it).
-    /// None until the games show some variance.
+    /// None before the first game.
     #[must_use]
     pub fn llr(&self, wdl: &Wdl) -> Option<f64> {
-        let var = wdl.variance()?;
-        if var <= 0.0 {
-            return None;
-        }
         let s = wdl.score()?;
+        let mut var = wdl.variance()?;
+        if var <= 0.0 {
+            // Every game had the same result (all wins against a broken engine, all
+            // draws): the plain formula divides by zero and the test could never
+            // stop. Borrow the variance of one extra win, draw and loss; it fades as
+            // games come in, and the test still needs several games to decide.
+            let n = f64::from(wdl.games());
+            var = (n * var + (1.0 - s).powi(2) + (0.5 - s).powi(2) + s.powi(2)) / (n + 3.0);
+        }
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
         Some(f64::from(wdl.games()) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var))
     }
@@ -286,6 +291,29 @@ mod tests {
         };
         assert_eq!(sprt.verdict(&many), SprtVerdict::H1);
         assert_eq!(sprt.verdict(&many.flipped()), SprtVerdict::H0);
+        // All wins: variance borrowed from one win, draw and loss, (0 + 0.25 + 1) / (n + 3).
+        let one = Wdl {
+            wins: 1,
+            draws: 0,
+            losses: 0,
+        };
+        let (s0, s1) = (0.5, score_of_elo(5.0));
+        let expected = (s1 - s0) * (2.0 - s0 - s1) / (2.0 * 1.25 / 4.0);
+        assert!(close(sprt.llr(&one).unwrap(), expected, 1e-9));
+        assert_eq!(sprt.verdict(&one), SprtVerdict::Continue);
+        let wins = Wdl {
+            wins: 1000,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(sprt.verdict(&wins), SprtVerdict::H1);
+        let draws = Wdl {
+            wins: 0,
+            draws: 1000,
+            losses: 0,
+        };
+        assert_eq!(sprt.verdict(&draws), SprtVerdict::H0);
+        assert_eq!(sprt.llr(&Wdl::default()), None);
         assert!(Sprt::parse("elo0=5 elo1=0").is_err());
         assert!(Sprt::parse("alpha=2").is_err());
         assert!(Sprt::parse("gamma=1").is_err());
