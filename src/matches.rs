@@ -226,7 +226,11 @@ impl MatchConfig {
         };
         let games_per_pair = args
             .games
-            .unwrap_or_else(|| 2 * args.rounds * openings.len() as u32);
+            .unwrap_or_else(|| {
+                2u32.saturating_mul(args.rounds)
+                    .saturating_mul(u32::try_from(openings.len()).unwrap_or(u32::MAX))
+            })
+            .min(1_000_000);
         let random_seed = args.random.then(|| {
             args.seed.unwrap_or_else(|| {
                 SystemTime::now()
