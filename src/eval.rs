@@ -110,7 +110,6 @@ const LEFT_WING: u64 = {
     }
     m
 };
-const RIGHT_WING: u64 = crate::board::bitboard::ALL & !LEFT_WING;
 const CENTRE: u64 = squares_mask(&[22, 23, 24, 27, 28, 29]);
 const BACK_GUARD: u64 = squares_mask(&[47, 48, 49]);
 /// Rows 4 to 1 from White's view: the opponent's half, where an outpost stands.
@@ -151,8 +150,56 @@ const fn rotate(bits: u64) -> u64 {
     bits.reverse_bits() >> 10
 }
 
-/// The pieces of one side and its opponent, in the side's own orientation (its men
-/// move towards square 1).
+/// The masks of one side, in board orientation (Black's are White's turned half a
+/// turn), so that evaluating Black needs no rotation of the position.
+struct Masks {
+    advanced: [u64; 10],
+    left_wing: u64,
+    centre: u64,
+    back_guard: u64,
+    opponent_half: u64,
+    runaway_rows: u64,
+    /// By the man's own bit.
+    runaway_cone: [u64; 64],
+}
+
+const WHITE_MASKS: Masks = Masks {
+    advanced: ADVANCED,
+    left_wing: LEFT_WING,
+    centre: CENTRE,
+    back_guard: BACK_GUARD,
+    opponent_half: OPPONENT_HALF,
+    runaway_rows: RUNAWAY_ROWS,
+    runaway_cone: RUNAWAY_CONE,
+};
+
+const BLACK_MASKS: Masks = {
+    let mut advanced = [0u64; 10];
+    let mut i = 0;
+    while i < 10 {
+        advanced[i] = rotate(ADVANCED[i]);
+        i += 1;
+    }
+    let mut runaway_cone = [0u64; 64];
+    let mut bit = 0;
+    while bit < 54 {
+        if is_square(bit) {
+            runaway_cone[53 - bit as usize] = rotate(RUNAWAY_CONE[bit as usize]);
+        }
+        bit += 1;
+    }
+    Masks {
+        advanced,
+        left_wing: rotate(LEFT_WING),
+        centre: rotate(CENTRE),
+        back_guard: rotate(BACK_GUARD),
+        opponent_half: rotate(OPPONENT_HALF),
+        runaway_rows: rotate(RUNAWAY_ROWS),
+        runaway_cone,
+    }
+};
+
+/// The pieces of one side and its opponent.
 struct View {
     men: u64,
     kings: u64,
@@ -198,30 +245,43 @@ fn king_reach(kings: u64, empty: u64) -> i32 {
     total
 }
 
-/// Terms for one side in its own orientation: (middle-game part, endgame part, phase-free part).
-#[inline]
-fn side_terms(v: &View, w: &Weights) -> (i32, i32, i32) {
+/// One diagonal step forward for a side's men (`BLACK`: towards square 50).
+#[inline(always)]
+const fn forward<const BLACK: bool>(bits: u64, shift: u32) -> u64 {
+    if BLACK {
+        bits << shift
+    } else {
+        bits >> shift
+    }
+}
+
+/// Terms for one side: (middle-game part, endgame part, phase-free part).
+#[inline(always)]
+fn side_terms<const BLACK: bool>(v: &View, w: &Weights) -> (i32, i32, i32) {
+    let m = if BLACK { &BLACK_MASKS } else { &WHITE_MASKS };
     let men = v.men;
     let own = v.men | v.kings;
     let mut mg = 0;
     let mut eg = 0;
     let mut flat = w.man * popcount(men) + w.king * popcount(v.kings);
 
-    for (d, &mask) in ADVANCED.iter().enumerate().take(9) {
+    for (d, &mask) in m.advanced.iter().enumerate().take(9) {
         let n = popcount(men & mask);
         mg += n * w.advance_mg[d];
         eg += n * w.advance_eg[d];
     }
-    mg += w.centre * popcount(men & CENTRE);
-    mg -= w.wing_imbalance * (popcount(men & LEFT_WING) - popcount(men & RIGHT_WING)).abs();
-    mg += w.back_guard * popcount(men & BACK_GUARD);
+    mg += w.centre * popcount(men & m.centre);
+    let left = popcount(men & m.left_wing);
+    mg -= w.wing_imbalance * (2 * left - popcount(men)).abs();
+    mg += w.back_guard * popcount(men & m.back_guard);
 
-    let moves = popcount((men >> 5) & v.empty) + popcount((men >> 6) & v.empty);
+    let moves =
+        popcount(forward::<BLACK>(men, 5) & v.empty) + popcount(forward::<BLACK>(men, 6) & v.empty);
     flat += w.man_mobility * moves;
     // A man with own pieces behind it on both diagonals cannot be taken from the front.
-    let backed = men & (own >> 5) & (own >> 6);
+    let backed = men & forward::<BLACK>(own, 5) & forward::<BLACK>(own, 6);
     flat += w.formation * popcount(backed);
-    mg += w.outpost * popcount(backed & OPPONENT_HALF);
+    mg += w.outpost * popcount(backed & m.opponent_half);
 
     if v.kings != 0 {
         flat += w.king_mobility * king_reach(v.kings, v.empty);
@@ -231,14 +291,15 @@ fn side_terms(v: &View, w: &Weights) -> (i32, i32, i32) {
     // Runaways: only against men, as a king can cross the board in one move.
     if v.their_kings == 0 {
         let enemy = v.their_men;
-        let mut candidates = men & RUNAWAY_ROWS;
+        let mut candidates = men & m.runaway_rows;
         while candidates != 0 {
             let bit = candidates.trailing_zeros();
             candidates &= candidates - 1;
             let at = 1u64 << bit;
-            let free_step = ((at >> 5) | (at >> 6)) & v.empty != 0;
-            if free_step && RUNAWAY_CONE[bit as usize] & enemy == 0 {
-                let rows_to_go = bit_row(bit) as i32;
+            let free_step = (forward::<BLACK>(at, 5) | forward::<BLACK>(at, 6)) & v.empty != 0;
+            if free_step && m.runaway_cone[bit as usize] & enemy == 0 {
+                let row = bit_row(bit) as i32;
+                let rows_to_go = if BLACK { 9 - row } else { row };
                 flat += w.runaway - w.runaway_per_row * rows_to_go;
             }
         }
@@ -269,14 +330,14 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         empty,
     };
     let black_view = View {
-        men: rotate(black & !kings),
-        kings: rotate(black & kings),
-        their_men: rotate(white & !kings),
-        their_kings: rotate(white & kings),
-        empty: rotate(empty),
+        men: black & !kings,
+        kings: black & kings,
+        their_men: white & !kings,
+        their_kings: white & kings,
+        empty,
     };
-    let (wm, we, wf) = side_terms(&white_view, w);
-    let (bm, be, bf) = side_terms(&black_view, w);
+    let (wm, we, wf) = side_terms::<false>(&white_view, w);
+    let (bm, be, bf) = side_terms::<true>(&black_view, w);
     let phase = popcount((white | black) & !kings).min(PHASE_MEN);
     let mut score = wf - bf + ((wm - bm) * phase + (we - be) * (PHASE_MEN - phase)) / PHASE_MEN;
 
@@ -345,6 +406,31 @@ mod tests {
             Side::Black,
         );
         assert_eq!(evaluate(&a), evaluate(&b));
+    }
+
+    #[test]
+    fn colour_flipped_positions_score_the_same_along_random_games() {
+        let flip = |p: &Position| {
+            let white = Bitboard(rotate(p.side_bits(Side::Black)));
+            let black = Bitboard(rotate(p.side_bits(Side::White)));
+            let kings = Bitboard(rotate(p.king_bits()));
+            Position::new(white, black, kings, p.side_to_move().opponent()).unwrap()
+        };
+        let mut seed = 7u64;
+        for _ in 0..40 {
+            let mut p = Position::initial();
+            for _ in 0..120 {
+                let moves = crate::board::movegen::legal_moves(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                assert_eq!(evaluate(&p), evaluate(&flip(&p)), "{}", p.to_fen());
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                p = p.play(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
     }
 
     #[test]
