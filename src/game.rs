@@ -133,7 +133,9 @@ impl DrawClock {
     #[must_use]
     #[inline]
     pub fn after(self, before: &Position, mv: Move, after: &Position) -> DrawClock {
-        let king_move = before.kings(before.side_to_move()).contains(mv.from());
+        // Raw bits, not squares: the search calls this at every node.
+        let side = before.side_to_move();
+        let king_move = before.kings(side).0 & (1 << mv.from_bit()) != 0;
         let reversible = king_move && !mv.is_capture();
         let king_plies = if reversible {
             self.king_plies.saturating_add(1)
@@ -141,7 +143,7 @@ impl DrawClock {
             0
         };
         // Material only changes by a capture or a promotion.
-        let promotes = !king_move && after.kings(before.side_to_move()).contains(mv.to());
+        let promotes = !king_move && after.kings(side).0 & (1 << mv.to_bit()) != 0;
         if !mv.is_capture() && !promotes {
             let ending_plies = if self.ending == Ending::None {
                 0
