@@ -240,3 +240,28 @@ fn a_clock_game_keeps_time_in_hand() {
         "{clocks:?}"
     );
 }
+
+#[test]
+fn the_last_info_is_the_result_when_a_helper_completes_the_depth() {
+    // With two threads the helper, a ply ahead, often completes the target depth
+    // while the main thread is still inside the previous one.
+    let mut engine = Engine::new(EngineOptions {
+        threads: 2,
+        hash_mb: 16,
+    });
+    for depth in [9, 10, 11, 12] {
+        engine.new_game();
+        let infos = Arc::new(Mutex::new(Vec::<(u32, Score)>::new()));
+        let sink = Arc::clone(&infos);
+        engine.go(
+            &Game::new(),
+            Limit::Depth(depth),
+            GoMode::Think,
+            move |i: &Info| sink.lock().unwrap().push((i.depth, i.score)),
+        );
+        let result = engine.wait();
+        let last = *infos.lock().unwrap().last().unwrap();
+        assert_eq!(result.depth, depth);
+        assert_eq!(last, (result.depth, result.score));
+    }
+}

@@ -193,6 +193,25 @@ pub fn run(
         }
     };
 
+    // Reports the deepest completed iteration, whichever thread completed it, if
+    // it was not reported yet.
+    let mut report = |reported: &mut u32, guess: &mut Option<Score>| {
+        let shown = best.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(shown) = shown.filter(|s| s.depth > *reported) {
+            *reported = shown.depth;
+            *guess = Some(shown.score);
+            on_info(&Info {
+                depth: shown.depth,
+                seldepth: shown.seldepth,
+                score: shown.score,
+                nodes: control.nodes(),
+                time: control.elapsed(),
+                pv: shown.pv.clone(),
+            });
+        }
+    };
+    let mut reported = 0;
+    let mut guess = None;
     std::thread::scope(|scope| {
         for id in 1..params.threads.max(1) {
             let keys = params.keys.clone();
@@ -225,9 +244,7 @@ pub fn run(
         }
 
         let mut worker = Worker::new(0, tt, control, params.keys.clone());
-        let mut guess = None;
         let mut depth = 1;
-        let mut reported = 0;
         while depth <= max_depth {
             control.main_depth.store(depth, Ordering::Relaxed);
             let done = worker.iterate(&root, params.clock, depth, guess);
@@ -237,19 +254,7 @@ pub fn run(
                 break;
             }
             worker.flush();
-            let shown = best.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            if let Some(shown) = shown.filter(|s| s.depth > reported) {
-                reported = shown.depth;
-                guess = Some(shown.score);
-                on_info(&Info {
-                    depth: shown.depth,
-                    seldepth: shown.seldepth,
-                    score: shown.score,
-                    nodes: control.nodes(),
-                    time: control.elapsed(),
-                    pv: shown.pv.clone(),
-                });
-            }
+            report(&mut reported, &mut guess);
             if reported >= max_depth || control.past_soft_limit() {
                 break;
             }
@@ -258,6 +263,10 @@ pub fn run(
         control.stop();
         worker.flush();
     });
+    // A helper may have completed a deeper iteration (the target depth, say) and
+    // stopped the search while this thread was still inside its own: the result is
+    // that iteration, so its info line must be shown too.
+    report(&mut reported, &mut guess);
 
     let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
     match best {
