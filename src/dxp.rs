@@ -14,6 +14,7 @@ use crate::board::notation::hub_move;
 use crate::board::{Bitboard, Position, Side};
 use crate::engine::{Engine, EngineOptions, GoMode, Limit};
 use crate::game::{Game, GameResult};
+use crate::pdn;
 use message::{AcceptCode, BackCode, DecodeError, EndReason, Message};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -930,7 +931,7 @@ impl<'a> Session<'a> {
         );
         let _ = std::io::stdout().flush();
         if let Some(path) = &self.config.pdn {
-            let text = pdn(&play.game, white, black, result);
+            let text = game_pdn(&play.game, white, black, result);
             let written = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -944,50 +945,17 @@ impl<'a> Session<'a> {
 }
 
 /// One game as PDN, with a blank line after it.
-fn pdn(game: &Game, white: &str, black: &str, result: &str) -> String {
-    let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut out = String::new();
-    out.push_str("[Event \"Kroon DXP\"]\n");
-    out.push_str(&format!("[Date \"{}\"]\n", today()));
-    out.push_str(&format!("[White \"{}\"]\n", quote(white)));
-    out.push_str(&format!("[Black \"{}\"]\n", quote(black)));
-    out.push_str(&format!("[Result \"{result}\"]\n"));
-    if game.start() != Position::initial() {
-        out.push_str(&format!("[FEN \"{}\"]\n", game.start().to_fen()));
-    }
-    out.push('\n');
-    let moves = game.pdn_movetext();
-    if moves.is_empty() {
-        out.push_str(result);
-    } else {
-        out.push_str(&format!("{moves} {result}"));
-    }
-    out.push_str("\n\n");
-    out
-}
-
-/// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm), to
-/// avoid a date crate for one tag.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+fn game_pdn(game: &Game, white: &str, black: &str, result: &str) -> String {
+    let tags: pdn::Tags = vec![
+        ("Event".into(), "Kroon DXP".into()),
+        ("Date".into(), pdn::today()),
+        ("White".into(), white.into()),
+        ("Black".into(), black.into()),
+        ("Result".into(), result.into()),
+    ];
+    let mut text = pdn::write_game(&tags, game, result, pdn::Layout::OneLine);
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]
@@ -995,28 +963,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-    }
-
-    #[test]
     fn listen_addresses() {
         assert_eq!(listen_address("27531"), "127.0.0.1:27531");
         assert_eq!(listen_address("0.0.0.0:9000"), "0.0.0.0:9000");
-    }
-
-    #[test]
-    fn pdn_tags() {
-        let mut game = Game::from_fen("B:W28,33:B19,18").unwrap();
-        game.play_text("19-23").unwrap();
-        let text = pdn(&game, "A", "B \"x\"", "*");
-        assert!(text.contains("[FEN \"B:W28,33:B18,19\"]") || text.contains("[FEN \""));
-        assert!(text.contains("[Black \"B \\\"x\\\"\"]"), "{text}");
-        assert!(text.contains("1... 19-23 *"), "{text}");
-        let start = pdn(&Game::new(), "A", "B", "1-1");
-        assert!(!start.contains("FEN"));
     }
 
     #[test]

@@ -11,5 +11,6 @@ pub mod game;
 pub mod hub;
 pub mod matches;
 pub mod openings;
+pub mod pdn;
 pub mod search;
 pub mod text;

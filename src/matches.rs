@@ -9,11 +9,11 @@
 
 pub mod elo;
 pub mod engine_process;
-pub mod pdn;
 
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::{Position, Side};
 use crate::game::{Game, GameResult};
+use crate::pdn;
 use elo::{Sprt, SprtVerdict, Wdl};
 use engine_process::{EngineProcess, EngineSpec, Fault};
 use std::collections::VecDeque;
@@ -596,25 +596,8 @@ impl Standings {
     }
 }
 
-/// The PDN date of today (UTC), `YYYY.MM.DD`.
-fn pdn_date() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Howard Hinnant's civil-from-days: std has no calendar.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The PDN text of a finished game.
+/// The PDN text of a finished game, with the blank line that separates it from
+/// the next game in the file.
 #[must_use]
 pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> String {
     let job = record.job;
@@ -629,7 +612,10 @@ pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> Stri
         ("TimeControl".into(), config.tc.to_string()),
         ("Termination".into(), record.termination.clone()),
     ];
-    pdn::write_game(&tags, &record.game, record.outcome.pdn())
+    let result = record.outcome.pdn();
+    let mut text = pdn::write_game(&tags, &record.game, result, pdn::Layout::Wrapped);
+    text.push('\n');
+    text
 }
 
 fn clock_text(d: Duration) -> String {
@@ -702,7 +688,7 @@ pub fn run_match(
     let mut done = 0usize;
     let mut sprt_state = None;
     let started = Instant::now();
-    let date = pdn_date();
+    let date = pdn::today();
     let terminal = std::io::stderr().is_terminal();
     let progress = |done: usize, standings: &Standings, final_line: bool| {
         let elapsed = started.elapsed();
@@ -851,12 +837,5 @@ mod tests {
         assert_eq!(adjudicated(&s(&[600, 400, 800, 900]), 500, 2), None);
         assert_eq!(adjudicated(&s(&[600]), 500, 1), None);
         assert_eq!(adjudicated(&[Some(600), None], 500, 1), None);
-    }
-
-    #[test]
-    fn pdn_dates_look_right() {
-        let d = pdn_date();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20"));
     }
 }

@@ -8,10 +8,11 @@ use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
 use crate::board::{Move, Piece, Position, Side, Square};
 use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
 use crate::game::{Game, GameError, GameResult};
+use crate::pdn;
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// How the engine's searches are limited.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -312,124 +313,6 @@ fn clock_text(d: Duration) -> String {
     }
 }
 
-/// Year, month and day of a day counted from 1970-01-01 (the civil calendar
-/// algorithm of H. Hinnant), so the PDN Date tag needs no date library.
-fn civil_date(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
-}
-
-fn pdn_date() -> String {
-    match SystemTime::now().duration_since(UNIX_EPOCH) {
-        Ok(d) => {
-            let (y, m, day) = civil_date((d.as_secs() / 86_400) as i64);
-            format!("{y:04}.{m:02}.{day:02}")
-        }
-        Err(_) => "????.??.??".into(),
-    }
-}
-
-/// A game read from PDN: its start position (FEN tag) and the move texts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PdnGame {
-    pub fen: Option<String>,
-    pub moves: Vec<String>,
-}
-
-/// Reads the first game of a PDN text leniently: tags other than FEN and GameType
-/// are ignored, as are comments `{..}`, `;..`, variations `(..)`, move numbers,
-/// NAGs and `!?` marks. The moves are checked later, against the position.
-pub fn parse_pdn(text: &str) -> Result<PdnGame, String> {
-    let mut fen = None;
-    let mut movetext = String::new();
-    let mut any = false;
-    for (n, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') {
-            if !movetext.trim().is_empty() {
-                // The next game's tags: only the first game is read.
-                break;
-            }
-            any = true;
-            let inner = trimmed.trim_start_matches('[').trim_end_matches(']');
-            let (name, value) = inner.split_once(char::is_whitespace).ok_or_else(|| {
-                format!(
-                    "line {}: a tag must look like [Name \"value\"], not {trimmed}",
-                    n + 1
-                )
-            })?;
-            let value = value.trim().trim_matches('"');
-            match name {
-                "FEN" => fen = Some(value.to_string()),
-                "GameType" if value != "20" && !value.starts_with("20,") => {
-                    return Err(format!(
-                        "GameType {value} is not international draughts (GameType 20)"
-                    ))
-                }
-                _ => {}
-            }
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    let mut moves = Vec::new();
-    let mut depth = 0usize; // inside this many (variations or a {comment}
-    let mut comment = false;
-    let mut cleaned = String::new();
-    let mut chars = movetext.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if !comment => comment = true,
-            '}' if comment => comment = false,
-            '(' if !comment => depth += 1,
-            ')' if !comment && depth > 0 => depth -= 1,
-            ';' if !comment && depth == 0 => {
-                // A comment to the end of the line.
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-                cleaned.push(' ');
-            }
-            _ if comment || depth > 0 => {}
-            _ => cleaned.push(c),
-        }
-    }
-    for token in cleaned.split_whitespace() {
-        any = true;
-        if matches!(token, "2-0" | "0-2" | "1-1" | "1-0" | "0-1" | "0-0" | "*") {
-            break;
-        }
-        if token.starts_with('$') {
-            continue;
-        }
-        // A move number, alone (`12.`, `12...`) or stuck to its move (`12.32-28`).
-        let token = match token.find('.') {
-            Some(i) if token[..i].bytes().all(|b| b.is_ascii_digit()) => {
-                token[i..].trim_start_matches('.')
-            }
-            _ => token,
-        };
-        let token = token.trim_end_matches(['!', '?', '+', '#']);
-        if !token.is_empty() {
-            moves.push(token.to_string());
-        }
-    }
-    if !any {
-        return Err("there is no game in it (no tags and no moves)".into());
-    }
-    Ok(PdnGame { fen, moves })
-}
-
 /// A text-mode session: the game, the engine, who plays what and the clocks.
 pub struct Session {
     engine: Engine,
@@ -718,27 +601,24 @@ impl Session {
             Some(_) => self.game.result().map_or("*", GameResult::pdn),
             None => "*",
         };
-        let mut text = format!(
-            "[Event \"Kroon text mode\"]\n[Date \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[GameType \"20\"]\n[FEN \"{}\"]\n\n",
-            pdn_date(),
-            name(Side::White),
-            name(Side::Black),
-            self.game.start().to_fen()
-        );
-        let movetext = self.game.pdn_movetext();
-        if movetext.is_empty() {
-            text.push_str(&format!("{result}\n"));
-        } else {
-            text.push_str(&format!("{movetext} {result}\n"));
-        }
+        let tags: pdn::Tags = vec![
+            ("Event".into(), "Kroon text mode".into()),
+            ("Date".into(), pdn::today()),
+            ("White".into(), name(Side::White).into()),
+            ("Black".into(), name(Side::Black).into()),
+            ("Result".into(), result.into()),
+            ("GameType".into(), "20".into()),
+            ("FEN".into(), self.game.start().to_fen()),
+        ];
+        let text = pdn::write_game(&tags, &self.game, result, pdn::Layout::OneLine);
         std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
     }
 
     fn load(&self, path: &str) -> Result<Game, String> {
         let text = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let text = String::from_utf8_lossy(&text);
-        let pdn = parse_pdn(&text).map_err(|e| format!("{path}: {e}"))?;
-        let mut game = match &pdn.fen {
+        let pdn = pdn::parse_first_game(&text).map_err(|e| format!("{path}: {e}"))?;
+        let mut game = match pdn.tag("FEN") {
             Some(fen) => {
                 Game::from_fen(fen).map_err(|e| format!("{path}: bad FEN tag '{fen}': {e}"))?
             }
@@ -972,26 +852,6 @@ mod tests {
             let err = Command::parse(bad).expect_err(bad);
             assert!(!err.is_empty());
         }
-    }
-
-    #[test]
-    fn pdn_is_read_leniently() {
-        let game = parse_pdn(
-            "[Event \"x\"]\n[FEN \"W:W31-50:B1-20\"]\n\n1. 32-28 {a comment} 19-23 (2. 28x19) 2.28x19! 14x23 $1 ; rest\n3... 40-35 2-0\n[Event \"next\"]\n1. 31-26",
-        )
-        .unwrap();
-        assert_eq!(game.fen.as_deref(), Some("W:W31-50:B1-20"));
-        assert_eq!(game.moves, ["32-28", "19-23", "28x19", "14x23", "40-35"]);
-        assert!(parse_pdn("").is_err());
-        assert!(parse_pdn("[GameType \"21\"]").is_err());
-        assert!(parse_pdn("[FEN]").is_err());
-    }
-
-    #[test]
-    fn dates_are_civil() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(11_016), (2000, 2, 29));
-        assert_eq!(civil_date(19_723), (2024, 1, 1));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! illegal move, a hang, an exit) and must lose their games while the match goes on.
 
 use kroon::game::{Game, GameResult};
-use kroon::matches::pdn::parse_games;
+use kroon::pdn::parse_games;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -61,7 +61,7 @@ fn table(stdout: &str) -> Vec<(String, u32, u32, u32, u32)> {
 }
 
 /// Replays a game's moves from its FEN tag; returns the game.
-fn replay(game: &kroon::matches::pdn::ParsedGame) -> Game {
+fn replay(game: &kroon::pdn::ParsedGame) -> Game {
     let fen = game.tag("FEN").expect("a FEN tag");
     let mut g = Game::from_fen(fen).expect("the FEN parses");
     for m in &game.moves {
@@ -96,7 +96,7 @@ fn kroon_against_itself_plays_legal_games_that_add_up() {
         "self.pdn",
     );
     let _ = std::fs::remove_file(&openings);
-    let games = parse_games(&text);
+    let games = parse_games(&text).expect("the PDN file reads");
     assert_eq!(games.len(), 4, "{text}");
     for g in &games {
         let played = replay(g);
@@ -133,7 +133,7 @@ fn a_round_robin_on_the_clock_plays_every_pair_both_ways() {
     }
     args.extend(["--tc", "2+0.05", "--games", "2", "--max-moves", "15"]);
     let (stdout, text) = run_match(&args, "round-robin.pdn");
-    let games = parse_games(&text);
+    let games = parse_games(&text).expect("the PDN file reads");
     assert_eq!(games.len(), 6, "{text}");
     let mut pairs: Vec<(String, String)> = games
         .iter()
@@ -190,7 +190,7 @@ fn fake_loses(script: &str, reason: &str) {
         ],
         script,
     );
-    let games = parse_games(&text);
+    let games = parse_games(&text).expect("the PDN file reads");
     assert_eq!(games.len(), 2, "{text}");
     for g in &games {
         let termination = g.tag("Termination").unwrap();
@@ -244,7 +244,7 @@ fn sprt_stops_the_match_when_it_decides() {
         ],
         "sprt.pdn",
     );
-    let played = parse_games(&text).len();
+    let played = parse_games(&text).expect("the PDN file reads").len();
     assert!((2..500).contains(&played), "{played} games");
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert_eq!(table(&stdout)[0].1 as usize, played);
