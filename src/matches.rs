@@ -577,10 +577,11 @@ impl Standings {
             let pct = wdl
                 .score()
                 .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
-            let elo = wdl.elo().map_or("-".into(), |e| format!("{e:+.1}"));
-            let interval = wdl
-                .elo_interval()
-                .map_or("-".into(), |(lo, hi)| format!("[{lo:+.0}, {hi:+.0}]"));
+            // Adding 0.0 turns -0.0 (an even score seen from the loser's side) into 0.0.
+            let elo = wdl.elo().map_or("-".into(), |e| format!("{:+.1}", e + 0.0));
+            let interval = wdl.elo_interval().map_or("-".into(), |(lo, hi)| {
+                format!("[{:+.0}, {:+.0}]", lo + 0.0, hi + 0.0)
+            });
             let los = wdl
                 .los()
                 .map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
