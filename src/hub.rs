@@ -321,9 +321,20 @@ pub fn run(
     let (tx, rx) = mpsc::channel();
     // Reading on its own thread lets `ping` and `stop` reach us during a search.
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+        let mut input = input;
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            // A line that is not UTF-8 is still a line: it gets an error, not a quit.
+            let line = String::from_utf8_lossy(&bytes);
+            if tx
+                .send(line.trim_end_matches(['\n', '\r']).to_string())
+                .is_err()
+            {
                 break;
             }
         }
