@@ -288,9 +288,16 @@ fn side_terms<const BLACK: bool>(v: &View, w: &Weights) -> (i32, i32, i32) {
         eg += w.main_diagonal * popcount(v.kings & MAIN_DIAGONAL).min(1);
     }
 
-    // Runaways: only against men, as a king can cross the board in one move.
-    if v.their_kings == 0 {
+    // Runaways. Against kings they count for less (a king crosses the board in one
+    // move and may stop the man) but not for nothing: a man let through to promote
+    // gives the defender the king that draws, which is how won endgames were lost.
+    {
         let enemy = v.their_men;
+        let (bonus, per_row) = if v.their_kings == 0 {
+            (w.runaway, w.runaway_per_row)
+        } else {
+            (w.runaway / 2, w.runaway_per_row / 2)
+        };
         let mut candidates = men & m.runaway_rows;
         while candidates != 0 {
             let bit = candidates.trailing_zeros();
@@ -300,7 +307,7 @@ fn side_terms<const BLACK: bool>(v: &View, w: &Weights) -> (i32, i32, i32) {
             if free_step && m.runaway_cone[bit as usize] & enemy == 0 {
                 let row = bit_row(bit) as i32;
                 let rows_to_go = if BLACK { 9 - row } else { row };
-                flat += w.runaway - w.runaway_per_row * rows_to_go;
+                flat += bonus - per_row * rows_to_go;
             }
         }
     }
