@@ -332,9 +332,13 @@ fn a_line_that_is_not_utf8_gets_an_error_and_the_session_goes_on() {
     let mut hub = Hub::start();
     hub.handshake();
     let stdin = hub.stdin.as_mut().expect("stdin open");
-    stdin.write_all(b"pos pos=\xff\xfe\xfd\n").expect("engine reads");
+    stdin
+        .write_all(b"pos pos=\xff\xfe\xfd\n")
+        .expect("engine reads");
     stdin.flush().expect("engine reads");
-    assert!(hub.line(Duration::from_secs(5)).starts_with("error message="));
+    assert!(hub
+        .line(Duration::from_secs(5))
+        .starts_with("error message="));
     hub.send("ping");
     assert_eq!(hub.line(Duration::from_secs(5)), "pong");
 }
