@@ -361,6 +361,12 @@ impl Game {
         if let Some(result) = self.result() {
             return Err(GameError::Over(result));
         }
+        self.play_on(mv)
+    }
+
+    /// Plays a legal move even after a draw rule has ended the game: for front ends
+    /// whose clients referee by other rules and play on (a GUI replaying its moves).
+    pub fn play_on(&mut self, mv: Move) -> Result<(), GameError> {
         if !legal_moves(self.position()).contains(&mv) {
             return Err(GameError::Illegal(mv));
         }

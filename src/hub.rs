@@ -4,6 +4,7 @@
 
 pub mod command;
 
+use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::Position;
 use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
@@ -93,7 +94,9 @@ fn limit(level: &Level) -> Limit {
 /// The Hub session: engine, position and level, fed one command at a time.
 pub struct Session {
     engine: Engine,
-    game: Game,
+    /// The position to search; None after a refused `pos`, so that a `go` cannot
+    /// answer with a move for a position the client no longer has.
+    game: Option<Game>,
     level: Level,
     out: Output,
     searching: bool,
@@ -110,7 +113,7 @@ impl Session {
     pub fn new(options: EngineOptions, out: Output) -> Session {
         Session {
             engine: Engine::new(options),
-            game: Game::new(),
+            game: Some(Game::new()),
             level: Level::MoveTime(1.0),
             out,
             searching: false,
@@ -178,17 +181,31 @@ impl Session {
         for (i, text) in moves.iter().enumerate() {
             let mv = parse_move(game.position(), text)
                 .map_err(|e| format!("move {} of moves: {e}", i + 1))?;
-            game.play(mv)
+            // The client referees: moves past an FMJD draw are replayed all the same.
+            game.play_on(mv)
                 .map_err(|e| format!("move {} of moves: {e}", i + 1))?;
         }
-        self.game = game;
+        self.game = Some(game);
         Ok(())
     }
 
     fn go(&mut self, go: Go) {
-        if self.game.result().is_some() {
+        // Only a side without a legal move has nothing to play. A position that the
+        // FMJD draw rules end is still searched: clients with other draw rules (the
+        // lidraughts bot through pydraughts) keep playing it and need a move.
+        let Some(game) = &self.game else {
             self.out.send(&Reply::Error(
-                "the game is over: there is no move to search".into(),
+                "no position to search: the last pos command was refused".into(),
+            ));
+            self.out.send(&Reply::Done {
+                best: None,
+                ponder: None,
+            });
+            return;
+        };
+        if legal_moves(game.position()).is_empty() {
+            self.out.send(&Reply::Error(
+                "the game is over: the side to move has no legal move".into(),
             ));
             self.out.send(&Reply::Done {
                 best: None,
@@ -202,10 +219,9 @@ impl Session {
             Go::Analyze => GoMode::Analyze,
         };
         let out = self.out.clone();
-        self.engine
-            .go(&self.game, limit(&self.level), mode, move |info| {
-                out.send(&info_reply(info))
-            });
+        self.engine.go(game, limit(&self.level), mode, move |info| {
+            out.send(&info_reply(info))
+        });
         self.searching = true;
     }
 
@@ -269,6 +285,7 @@ impl Session {
             }
             Command::Pos { pos, moves } => {
                 if let Err(message) = self.set_position(&pos, &moves) {
+                    self.game = None;
                     self.out.send(&Reply::Error(message));
                 }
             }

@@ -358,3 +358,19 @@ fn pdn_movetext_numbering() {
     play(&mut g, &["43x46x24x39x41"]);
     assert_eq!(g.pdn_movetext(), "1. 43x30x19x46");
 }
+
+#[test]
+fn play_on_continues_past_a_draw_but_not_with_an_illegal_move() {
+    let mut game = Game::from_fen("W:WK50:BK1").unwrap();
+    for text in [
+        "50-44", "1-7", "44-50", "7-1", "50-44", "1-7", "44-50", "7-1",
+    ] {
+        game.play_text(text).unwrap();
+    }
+    assert!(game.is_over(), "threefold repetition");
+    let next = kroon::board::notation::parse_move(game.position(), "50-44").unwrap();
+    assert!(game.play(next).is_err());
+    game.play_on(next).unwrap();
+    let bad = kroon::board::notation::parse_move(game.position(), "7-1").unwrap_err();
+    assert!(matches!(bad, kroon::board::notation::MoveError::Illegal(_)));
+}

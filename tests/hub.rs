@@ -342,3 +342,37 @@ fn a_line_that_is_not_utf8_gets_an_error_and_the_session_goes_on() {
     hub.send("ping");
     assert_eq!(hub.line(Duration::from_secs(5)), "pong");
 }
+
+#[test]
+fn moves_past_an_fmjd_draw_are_replayed_and_searched() {
+    // pydraughts referees by other draw rules and plays on after a threefold
+    // repetition: the engine must still take the moves and answer with a move.
+    let mut hub = Hub::start();
+    hub.handshake();
+    let mut squares = vec!['e'; 50];
+    squares[0] = 'B';
+    squares[49] = 'W';
+    let pos: String = std::iter::once('W').chain(squares).collect();
+    let moves = "50-44 1-7 44-50 7-1 50-44 1-7 44-50 7-1 50-44 1-7";
+    let (lines, done) = hub.search(
+        &format!("pos pos={pos} moves=\"{moves}\""),
+        "level depth=5",
+        Duration::from_secs(5),
+    );
+    assert!(lines.iter().all(|l| !l.starts_with("error")), "{lines:?}");
+    let king_moves = [
+        "44-50", "44-49", "44-40", "44-35", "44-39", "44-33", "44-28", "44-22", "44-17", "44-11",
+        "44-6",
+    ];
+    assert!(king_moves.contains(&done_move(&done).as_str()), "{done}");
+}
+
+#[test]
+fn go_after_a_refused_pos_answers_no_move() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    let (lines, done) = hub.search("pos pos=Wxx", "level depth=3", Duration::from_secs(5));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines.iter().all(|l| l.starts_with("error message=")));
+    assert_eq!(done, "done move=\"\"");
+}
