@@ -108,26 +108,18 @@ pub struct Config {
     pub name: String,
 }
 
-/// Reads a file of start positions: one FEN (or Hub string) a line; blank lines and
-/// `#` comments are skipped.
+/// Reads a file of start positions in the format `kroon openings` writes (see
+/// [`crate::openings::parse_file`]): one FEN or Hub string a line, optionally
+/// followed by `; moves ; score`; blank lines and `#` comment lines are skipped.
 pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let pos = line
-            .parse::<Position>()
-            .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
-        out.push(pos);
-    }
-    if out.is_empty() {
+    let openings =
+        crate::openings::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if openings.is_empty() {
         return Err(format!("{} holds no position", path.display()));
     }
-    Ok(out)
+    Ok(openings.into_iter().map(|o| o.position).collect())
 }
 
 /// `[ADDR:]PORT` -> `ADDR:PORT`, the address defaulting to the loopback.
@@ -978,6 +970,13 @@ mod tests {
         .unwrap();
         let got = read_openings(&dir).unwrap();
         assert_eq!(got.len(), 2);
+        // The files `kroon openings` writes, as committed in openings/.
+        std::fs::write(
+            &dir,
+            "# made by kroon openings\nW:W31-50:B1-20 ; ; 0\nB:W28,33:B19,18 ; 32-28 19-23 ; -2\n",
+        )
+        .unwrap();
+        assert_eq!(read_openings(&dir).unwrap().len(), 2);
         std::fs::write(&dir, "# none\n").unwrap();
         assert!(read_openings(&dir).is_err());
         std::fs::write(&dir, "nonsense\n").unwrap();

@@ -38,8 +38,9 @@ impl Opening {
 
     /// Reads one line of an openings file: `Ok(None)` for blank and comment lines.
     pub fn from_line(line: &str) -> Result<Option<Opening>, String> {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        // `#` starts a comment, at the start of a line or after a position.
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
             return Ok(None);
         }
         let (fen, comment) = line.split_once(';').unwrap_or((line, ""));
