@@ -120,7 +120,14 @@ impl Control {
     /// Whether a new iteration should not start: it would likely not finish in time.
     fn past_soft_limit(&self) -> bool {
         match self.budget {
-            Some(budget) if !self.is_pondering() => self.clock_elapsed() >= budget.soft / 2,
+            Some(budget) if !self.is_pondering() => {
+                let last_start = if budget.fixed {
+                    budget.hard
+                } else {
+                    budget.soft / 2
+                };
+                self.clock_elapsed() >= last_start
+            }
             _ => false,
         }
     }

@@ -31,6 +31,9 @@ pub enum Limit {
 pub struct Budget {
     pub soft: Duration,
     pub hard: Duration,
+    /// A fixed time per move: what is not used is lost, so iterations keep starting
+    /// until the hard limit (one that completes in time is pure gain).
+    pub fixed: bool,
 }
 
 /// Kept back from every move for the engine-GUI round trip and process scheduling,
@@ -52,7 +55,11 @@ impl Budget {
                 // very short times instead of eating them whole.
                 let margin = OVERHEAD.min(t / 5);
                 let t = t.saturating_sub(margin);
-                Some(Budget { soft: t, hard: t })
+                Some(Budget {
+                    soft: t,
+                    hard: t,
+                    fixed: true,
+                })
             }
             Limit::Clock {
                 remaining,
@@ -70,7 +77,11 @@ impl Budget {
                 };
                 let soft = (available / horizon + increment * 3 / 4).min(ceiling);
                 let hard = (soft * 4).min(ceiling);
-                Some(Budget { soft, hard })
+                Some(Budget {
+                    soft,
+                    hard,
+                    fixed: false,
+                })
             }
         }
     }
