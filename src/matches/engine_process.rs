@@ -212,10 +212,22 @@ impl EngineProcess {
         let (tx, lines) = mpsc::channel();
         // A reader thread turns the blocking pipe into a channel we can wait on
         // with a time-out; it ends when the process closes its stdout.
+        // Bytes that are not UTF-8 stay a line (garbage the game is judged on), not
+        // an end of output.
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut reader = BufReader::new(stdout);
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match reader.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes);
+                if tx
+                    .send(line.trim_end_matches(['\n', '\r']).to_string())
+                    .is_err()
+                {
                     break;
                 }
             }
