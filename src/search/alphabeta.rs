@@ -62,10 +62,10 @@ pub struct Iteration {
     pub seldepth: u32,
 }
 
-/// Per-ply scratch: the generated moves and their ordering scores.
+/// Per-ply scratch: the generated moves and their ordering keys.
 struct Frame {
     moves: Vec<Move>,
-    scores: Vec<i32>,
+    order: Vec<i64>,
     pv: Vec<Move>,
 }
 
@@ -94,6 +94,19 @@ pub struct Worker<'a> {
     depth_now: u32,
 }
 
+/// A move's ordering key: its score above, and below it the index, which decides
+/// between equal scores.
+#[inline]
+fn ordering_key(score: i32, index: usize) -> i64 {
+    i64::from(score) << 16 | index as i64
+}
+
+/// Closeness of each bit's square to the centre columns (0 at the edge, 4 in the middle).
+#[inline]
+fn key_index(key: i64) -> usize {
+    (key & 0xFFFF) as usize
+}
+
 #[inline]
 fn men_can_step(pos: &Position) -> bool {
     let side = pos.side_to_move();
@@ -120,7 +133,7 @@ impl<'a> Worker<'a> {
         let frames = (0..=MAX_PLY + 1)
             .map(|_| Frame {
                 moves: Vec::with_capacity(64),
-                scores: Vec::with_capacity(64),
+                order: Vec::with_capacity(64),
                 pv: Vec::with_capacity(32),
             })
             .collect();
@@ -327,8 +340,10 @@ impl<'a> Worker<'a> {
         };
         let new_depth = depth - 1 + extension;
 
-        let mut scores = std::mem::take(&mut self.frames[ply].scores);
-        scores.clear();
+        // Each move's ordering key: its score above, its index (inverted, so that of
+        // equal scores the earlier move comes first) in the low 16 bits.
+        let mut order = std::mem::take(&mut self.frames[ply].order);
+        order.clear();
         let killers = self.killers.get(ply);
         let side = pos.side_to_move();
         for (i, &mv) in moves.iter().enumerate() {
@@ -344,31 +359,36 @@ impl<'a> Worker<'a> {
             } else {
                 self.history.get(side, mv)
             };
-            scores.push(s);
+            order.push(ordering_key(s, i));
         }
         self.killers.clear_child(ply);
 
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
-        let mut order: [u8; 256] = [0; 256];
-        let n = moves.len().min(256);
-        for (i, o) in order.iter_mut().enumerate().take(n) {
-            *o = i as u8;
-        }
+        let n = order.len();
         for i in 0..n {
             // Selection sort, one step per move: most nodes cut off after one or two.
+            // Equal scores go in the order the swaps leave them, which searched
+            // fewer nodes than the generator's order (see `ordering_key`).
             let mut best_j = i;
             for j in i + 1..n {
-                if scores[order[j] as usize] > scores[order[best_j] as usize] {
+                if order[j] >> 16 > order[best_j] >> 16 {
                     best_j = j;
                 }
             }
             order.swap(i, best_j);
-            let index = order[i] as usize;
+            let index = key_index(order[i]);
+            let move_score = (order[i] >> 16) as i32;
             let mv = moves[index];
             let child = pos.play(mv);
-            let quiet = !capture && scores[index] < KILLER_SCORES[1];
+            // The child probes its table first thing: start the load from memory now.
+            if new_depth > NEAR_LEAF_DEPTH {
+                self.tt.prefetch(child.key());
+            } else if new_depth > 0 {
+                self.near_leaves.prefetch(child.key());
+            }
+            let quiet = !capture && move_score < KILLER_SCORES[1];
             let mut threat = None;
             if i > 0 && quiet && (futile || i >= lmp_limit) && best > -Score(Score::WIN_BAND) {
                 let t = has_capture(&child);
@@ -403,7 +423,7 @@ impl<'a> Worker<'a> {
                     if pv_node {
                         reduction -= 1;
                     }
-                    if scores[index] > 2000 {
+                    if move_score > 2000 {
                         reduction -= 1;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
@@ -456,7 +476,7 @@ impl<'a> Worker<'a> {
                             self.history.update(side, mv, bonus);
                             // The quiet moves tried before it did not cut off.
                             for &earlier in &order[..i] {
-                                let other = moves[earlier as usize];
+                                let other = moves[key_index(earlier)];
                                 self.history.update(side, other, -bonus);
                             }
                         }
@@ -483,7 +503,7 @@ impl<'a> Worker<'a> {
             table.store(key, best.stored_at(ply as u32), depth, bound, stored_index);
         }
         self.frames[ply].moves = moves;
-        self.frames[ply].scores = scores;
+        self.frames[ply].order = order;
         best
     }
 

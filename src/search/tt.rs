@@ -134,9 +134,32 @@ impl TranspositionTable {
     }
 
     #[inline]
+    fn bucket_index(&self, key: Key) -> usize {
+        ((u128::from(key) * self.buckets as u128) >> 64) as usize
+    }
+
+    #[inline]
     fn bucket(&self, key: Key) -> &[Slot; ENTRIES_PER_BUCKET] {
-        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        &self.table[index].0
+        &self.table[self.bucket_index(key)].0
+    }
+
+    /// Starts loading the bucket of `key` into the cache, so that a probe a little
+    /// later does not wait for memory. A hint only: it changes no result.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: Key) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = &self.table[self.bucket_index(key)];
+            // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists on
+            // every x86_64 CPU; a prefetch only hints the cache, never reads the
+            // memory for the program nor faults, and the address is that of a live
+            // bucket borrowed from `self.table`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry stored for this key, if any (torn entries read as absent).
