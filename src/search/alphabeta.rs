@@ -92,6 +92,8 @@ pub struct Worker<'a> {
     /// completed this depth already.
     pub stopped: bool,
     depth_now: u32,
+    /// The score of the root move now at the head of the root's PV.
+    root_score: Score,
 }
 
 /// A move's ordering key: its score above, and below it the index, which decides
@@ -152,6 +154,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             depth_now: 0,
+            root_score: Score::DRAW,
         }
     }
 
@@ -222,6 +225,16 @@ impl<'a> Worker<'a> {
                 beta = Score::INFINITE;
             }
         }
+    }
+
+    /// After an iteration that was stopped: the root move that this iteration had
+    /// already searched in full and found better than the moves before it, with its
+    /// score and PV. It beat the previous iteration's move at a greater depth, so
+    /// it is the better move to play.
+    #[must_use]
+    pub fn unfinished(&self) -> Option<(Score, Vec<Move>)> {
+        let pv = &self.frames[0].pv;
+        (!pv.is_empty()).then(|| (self.root_score, pv.clone()))
     }
 
     fn is_repetition(&self, clock: &DrawClock) -> bool {
@@ -468,6 +481,9 @@ impl<'a> Worker<'a> {
                         pv.clear();
                         pv.push(mv);
                         pv.extend_from_slice(&tail[0].pv);
+                        if ply == 0 {
+                            self.root_score = score;
+                        }
                     }
                     if score >= beta {
                         if !capture {

@@ -219,7 +219,7 @@ pub fn run(
     };
     let mut reported = 0;
     let mut guess = None;
-    std::thread::scope(|scope| {
+    let unfinished = std::thread::scope(|scope| {
         for id in 1..params.threads.max(1) {
             let keys = params.keys.clone();
             let record = &record;
@@ -252,12 +252,14 @@ pub fn run(
 
         let mut worker = Worker::new(0, tt, control, params.keys.clone());
         let mut depth = 1;
+        let mut unfinished = None;
         while depth <= max_depth {
             control.main_depth.store(depth, Ordering::Relaxed);
             let done = worker.iterate(&root, params.clock, depth, guess);
             if let Some(it) = &done {
                 record(it);
             } else if control.is_stopped() {
+                unfinished = worker.unfinished().map(|found| (depth, found));
                 break;
             }
             worker.flush();
@@ -269,13 +271,22 @@ pub fn run(
         }
         control.stop();
         worker.flush();
+        unfinished
     });
     // A helper may have completed a deeper iteration (the target depth, say) and
     // stopped the search while this thread was still inside its own: the result is
     // that iteration, so its info line must be shown too.
     report(&mut reported, &mut guess);
 
-    let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut best = best.into_inner().unwrap_or_else(|e| e.into_inner());
+    // A move that the stopped iteration found better than the last completed
+    // iteration's best, at a greater depth, is the one to play.
+    if let (Some(it), Some((depth, (score, pv)))) = (&mut best, unfinished) {
+        if depth > it.depth && pv.first() != it.pv.first() {
+            it.score = score;
+            it.pv = pv;
+        }
+    }
     match best {
         Some(it) => SearchResult {
             best_move: it.pv.first().copied().or(nothing.best_move),
