@@ -170,8 +170,9 @@ fn generate_quiet(pos: &Position, out: &mut Vec<Move>) {
     }
 }
 
-/// Appends the maximum captures; `out` must be empty.
-fn generate_captures(pos: &Position, out: &mut Vec<Move>) {
+/// Appends the maximum captures; `out` must be empty. For a caller that already
+/// knows a capture is pending (see [`has_capture`]); otherwise it appends nothing.
+pub fn generate_captures(pos: &Position, out: &mut Vec<Move>) {
     let side = pos.side_to_move();
     let us = pos.side_bits(side);
     let them = pos.side_bits(side.opponent());

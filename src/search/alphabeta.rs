@@ -5,7 +5,7 @@ use super::ordering::{History, Killers, Reductions, KILLER_SCORES, MAX_PLY, TT_M
 use super::score::Score;
 use super::threads::Control;
 use super::tt::{Bound, TranspositionTable};
-use crate::board::movegen::{generate, has_capture};
+use crate::board::movegen::{generate, generate_captures, has_capture};
 use crate::board::{Key, Move, Position, Side};
 use crate::eval::evaluate;
 use crate::game::DrawClock;
@@ -540,7 +540,8 @@ impl<'a> Worker<'a> {
             return Score(evaluate(pos));
         }
         let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        generate(pos, &mut moves);
+        moves.clear();
+        generate_captures(pos, &mut moves);
         let mut best = -Score::INFINITE;
         for &mv in &moves {
             let child = pos.play(mv);
