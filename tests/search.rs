@@ -265,3 +265,37 @@ fn the_last_info_is_the_result_when_a_helper_completes_the_depth() {
         assert_eq!(last, (result.depth, result.score));
     }
 }
+
+#[test]
+fn a_stopped_iteration_plays_the_move_it_already_proved_better() {
+    // Where depth d and depth d+1 choose different moves, stop a search shortly
+    // before it completes depth d+1 (a node limit stops one thread at the same
+    // point every time): it has proved the new move by then in most such cases,
+    // and must play it although its last completed depth is d.
+    let search = |game: &Game, limit: Limit| {
+        let mut engine = engine();
+        engine.go(game, limit, GoMode::Think, |_| {});
+        engine.wait()
+    };
+    let mut played_unfinished = 0;
+    for fen in kroon::bench::POSITIONS {
+        let game = Game::from_fen(fen).unwrap();
+        let mut previous = search(&game, Limit::Depth(3));
+        for depth in 4..=11 {
+            let next = search(&game, Limit::Depth(depth));
+            if next.best_move != previous.best_move && next.nodes > previous.nodes + 3000 {
+                let stopped = search(&game, Limit::Nodes(next.nodes - 1500));
+                assert_eq!(stopped.depth, depth - 1, "{fen}");
+                assert_eq!(stopped.pv.first(), stopped.best_move.as_ref(), "{fen}");
+                if stopped.best_move == next.best_move {
+                    played_unfinished += 1;
+                }
+            }
+            previous = next;
+        }
+    }
+    assert!(
+        played_unfinished >= 3,
+        "only {played_unfinished} stopped searches played the newly proved move"
+    );
+}
