@@ -66,6 +66,7 @@ fn info_reply(info: &Info) -> Reply {
     let pv: Vec<String> = info.pv.iter().map(|&m| hub_move(m)).collect();
     Reply::Info(vec![
         ("depth".into(), info.depth.to_string()),
+        ("mean-depth".into(), format!("{:.1}", info.mean_depth)),
         ("score".into(), score_text(info.score)),
         ("nodes".into(), info.nodes.to_string()),
         ("time".into(), format!("{:.3}", info.time.as_secs_f64())),

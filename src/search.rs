@@ -34,6 +34,10 @@ pub struct Info {
     pub depth: u32,
     /// The deepest ply reached (extensions and quiescence included).
     pub seldepth: u32,
+    /// The mean ply of the positions the iteration evaluated (Hub's `mean-depth`):
+    /// how far past the nominal depth captures and extensions took it, and how
+    /// far short of it pruning stopped.
+    pub mean_depth: f64,
     /// From the side to move's view; see [`Score::men`] for Hub's unit.
     pub score: Score,
     /// Nodes of all threads, quiescence included.

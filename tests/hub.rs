@@ -161,9 +161,17 @@ fn searches_at_every_level_form() {
     let (infos, done) = hub.search(&pos, "level depth=8", Duration::from_secs(10));
     let last = infos.last().expect("info lines");
     assert!(
-        last.contains("depth=8") && last.contains("score=") && last.contains("pv=\""),
+        last.starts_with("info depth=8 ") && last.contains("score=") && last.contains("pv=\""),
         "{last}"
     );
+    // Captures and extensions take the leaves past the nominal depth, pruning short of it.
+    let mean_depth: f64 = last
+        .split(' ')
+        .find_map(|field| field.strip_prefix("mean-depth="))
+        .expect("mean-depth")
+        .parse()
+        .expect("a number");
+    assert!((4.0..16.0).contains(&mean_depth), "{last}");
     assert!(done.starts_with("done move="));
 }
 

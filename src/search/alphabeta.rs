@@ -60,6 +60,7 @@ pub struct Iteration {
     pub score: Score,
     pub pv: Vec<Move>,
     pub seldepth: u32,
+    pub mean_depth: f64,
 }
 
 /// Per-ply scratch: the generated moves and their ordering keys.
@@ -88,6 +89,9 @@ pub struct Worker<'a> {
     nodes: u64,
     unflushed: u64,
     seldepth: usize,
+    /// Positions evaluated in this iteration, and the sum of their plies.
+    leaves: u64,
+    leaf_plies: u64,
     /// The iteration must end: the search was stopped, or another thread has
     /// completed this depth already.
     pub stopped: bool,
@@ -152,6 +156,8 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
+            leaves: 0,
+            leaf_plies: 0,
             stopped: false,
             depth_now: 0,
             root_score: Score::DRAW,
@@ -193,6 +199,8 @@ impl<'a> Worker<'a> {
         guess: Option<Score>,
     ) -> Option<Iteration> {
         self.seldepth = 0;
+        self.leaves = 0;
+        self.leaf_plies = 0;
         self.depth_now = depth;
         self.stopped = self.control.is_stopped();
         let depth = depth as i32;
@@ -217,6 +225,7 @@ impl<'a> Worker<'a> {
                     score,
                     pv: self.frames[0].pv.clone(),
                     seldepth: self.seldepth as u32,
+                    mean_depth: self.leaf_plies as f64 / self.leaves.max(1) as f64,
                 });
             }
             delta += delta / 2 + 10;
@@ -530,13 +539,13 @@ impl<'a> Worker<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if !has_capture(pos) {
-            if !men_can_step(pos) {
+        let capture = has_capture(pos);
+        if !capture || ply >= MAX_PLY - 1 || self.stopped {
+            self.leaves += 1;
+            self.leaf_plies += ply as u64;
+            if !capture && !men_can_step(pos) {
                 return Score::loss_in(ply as u32);
             }
-            return Score(evaluate(pos));
-        }
-        if ply >= MAX_PLY - 1 || self.stopped {
             return Score(evaluate(pos));
         }
         let mut moves = std::mem::take(&mut self.frames[ply].moves);

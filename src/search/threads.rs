@@ -210,6 +210,7 @@ pub fn run(
             on_info(&Info {
                 depth: shown.depth,
                 seldepth: shown.seldepth,
+                mean_depth: shown.mean_depth,
                 score: shown.score,
                 nodes: control.nodes(),
                 time: control.elapsed(),
