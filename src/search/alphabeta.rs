@@ -100,14 +100,14 @@ pub struct Worker<'a> {
     root_score: Score,
 }
 
-/// A move's ordering key: its score above, and below it the index, which decides
-/// between equal scores.
+/// A move's ordering key: its ordering score in the high bits, its index in the move
+/// list in the low 16. The sort compares the scores only (`key >> 16`).
 #[inline]
 fn ordering_key(score: i32, index: usize) -> i64 {
     i64::from(score) << 16 | index as i64
 }
 
-/// Closeness of each bit's square to the centre columns (0 at the edge, 4 in the middle).
+/// The move-list index an ordering key was made from.
 #[inline]
 fn key_index(key: i64) -> usize {
     (key & 0xFFFF) as usize
@@ -362,8 +362,7 @@ impl<'a> Worker<'a> {
         };
         let new_depth = depth - 1 + extension;
 
-        // Each move's ordering key: its score above, its index (inverted, so that of
-        // equal scores the earlier move comes first) in the low 16 bits.
+        // Each move's ordering key (see `ordering_key`).
         let mut order = std::mem::take(&mut self.frames[ply].order);
         order.clear();
         let killers = self.killers.get(ply);
