@@ -31,7 +31,7 @@
 //! println!("{}", game.position().diagram());
 //! ```
 // `unsafe` is refused everywhere but where a benchmark showed it pays and a comment
-// proves it sound (the table prefetch).
+// proves it sound (the table's prefetch and its huge-page advice).
 #![deny(unsafe_code)]
 
 pub mod bench;

@@ -48,10 +48,39 @@ struct Bucket([Slot; ENTRIES_PER_BUCKET]);
 /// forgets everything (a new game), and each new search advances the age so that
 /// old entries give way first.
 pub struct TranspositionTable {
+    /// The buckets are `table[start..start + buckets]`: the allocation has room to
+    /// spare so that they can begin on a huge-page boundary.
     table: Vec<Bucket>,
+    start: usize,
     buckets: usize,
     age: AtomicU8,
 }
+
+/// The huge-page size of x86_64 Linux. A probe lands on a random bucket, so with
+/// 4 KiB pages a probe of a large table misses the TLB as well as the cache. On huge
+/// pages a depth-18 search from the start took 6-9% less time (12 alternating runs);
+/// short searches, which touch little of the table, gained about 1%.
+const HUGE_PAGE: usize = 2 << 20;
+const BUCKETS_PER_HUGE_PAGE: usize = HUGE_PAGE / std::mem::size_of::<Bucket>();
+
+/// Asks the kernel to back `len` bytes from `start` with huge pages. Only advice: the
+/// table works the same, only slower, where it is not taken.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(start: *const Bucket, len: usize) {
+    // SAFETY: madvise neither reads nor writes memory through the pointer, and with
+    // MADV_HUGEPAGE it changes neither the contents nor the validity of the range: it
+    // only marks the pages as candidates for huge pages. The caller passes a range
+    // inside its own live allocation. A failure (an old kernel, huge pages switched
+    // off, a range the kernel refuses) leaves the default pages, so the result is
+    // ignored.
+    unsafe {
+        libc::madvise(start.cast_mut().cast(), len, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *const Bucket, _len: usize) {}
 
 // data layout: score (16 bits, two's complement) | depth (8, biased by 128) |
 // bound (2) | move index (8) | age (6)
@@ -97,16 +126,26 @@ impl TranspositionTable {
     #[must_use]
     pub fn with_bytes(bytes: usize) -> TranspositionTable {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let table = (0..buckets)
-            .map(|_| {
-                Bucket(std::array::from_fn(|_| Slot {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                }))
-            })
-            .collect();
+        // Whole huge pages from a huge-page boundary, advised before the first write
+        // so that the kernel backs them with huge pages from the start.
+        // The capacity covers the advised range from any start below one huge page.
+        let advised = buckets.div_ceil(BUCKETS_PER_HUGE_PAGE) * BUCKETS_PER_HUGE_PAGE;
+        let mut table: Vec<Bucket> = Vec::with_capacity(advised + BUCKETS_PER_HUGE_PAGE);
+        let misalignment = table.as_ptr() as usize % HUGE_PAGE;
+        let start = (HUGE_PAGE - misalignment) % HUGE_PAGE / std::mem::size_of::<Bucket>();
+        advise_huge_pages(
+            table.as_ptr().wrapping_add(start),
+            advised * std::mem::size_of::<Bucket>(),
+        );
+        table.extend((0..start + buckets).map(|_| {
+            Bucket(std::array::from_fn(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            }))
+        }));
         TranspositionTable {
             table,
+            start,
             buckets,
             age: AtomicU8::new(0),
         }
@@ -115,13 +154,13 @@ impl TranspositionTable {
     /// The size in MiB it was made with (rounded down).
     #[must_use]
     pub fn size_mb(&self) -> usize {
-        (self.table.len() * std::mem::size_of::<Bucket>()) >> 20
+        (self.buckets * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Forgets every entry. Must not run while a search uses the table (it would only
     /// lose entries, never corrupt them, but the search would be weaker).
     pub fn clear(&self) {
-        for slot in self.table.iter().flat_map(|b| &b.0) {
+        for slot in self.buckets().iter().flat_map(|b| &b.0) {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -133,9 +172,13 @@ impl TranspositionTable {
         self.age.fetch_add(1, Ordering::Relaxed);
     }
 
+    fn buckets(&self) -> &[Bucket] {
+        &self.table[self.start..]
+    }
+
     #[inline]
     fn bucket_index(&self, key: Key) -> usize {
-        ((u128::from(key) * self.buckets as u128) >> 64) as usize
+        self.start + ((u128::from(key) * self.buckets as u128) >> 64) as usize
     }
 
     #[inline]
@@ -222,9 +265,9 @@ impl TranspositionTable {
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed) & 63;
-        let n = (self.table.len() * ENTRIES_PER_BUCKET).min(1000);
+        let n = (self.buckets * ENTRIES_PER_BUCKET).min(1000);
         let used = self
-            .table
+            .buckets()
             .iter()
             .flat_map(|b| &b.0)
             .take(n)
@@ -264,6 +307,21 @@ mod tests {
         );
         tt.clear();
         assert_eq!(tt.probe(12345), None);
+    }
+
+    #[test]
+    fn buckets_start_on_a_huge_page() {
+        for mb in [1, 3, 32] {
+            let tt = TranspositionTable::new(mb);
+            assert_eq!(tt.buckets().as_ptr() as usize % HUGE_PAGE, 0);
+            assert_eq!(tt.buckets().len(), tt.buckets);
+            assert_eq!(tt.size_mb(), mb);
+            // Every key maps into the table's own buckets.
+            for key in [0, 1, u64::MAX / 3, u64::MAX] {
+                let i = tt.bucket_index(key);
+                assert!(i >= tt.start && i < tt.start + tt.buckets);
+            }
+        }
     }
 
     #[test]
