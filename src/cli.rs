@@ -37,8 +37,12 @@ pub struct BenchArgs {
     #[arg(long, short, default_value_t = crate::bench::DEFAULT_DEPTH)]
     pub depth: u32,
     /// Search only this position (FEN or Hub string) instead of the bench set.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "positions")]
     pub fen: Option<String>,
+    /// Search the positions of this file instead of the bench set: one FEN per line,
+    /// as in the openings files (`FEN [; moves]`, `#` comments).
+    #[arg(long)]
+    pub positions: Option<std::path::PathBuf>,
     /// Threads (the node signature is only reproducible with 1).
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
@@ -156,7 +160,18 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
 }
 
 fn run_bench(args: &BenchArgs) -> Result<(), String> {
-    let custom: Vec<&str> = args.fen.iter().map(String::as_str).collect();
+    let mut custom: Vec<String> = args.fen.iter().cloned().collect();
+    if let Some(path) = &args.positions {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let lines =
+            crate::openings::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if lines.is_empty() {
+            return Err(format!("{} holds no positions", path.display()));
+        }
+        custom.extend(lines.iter().map(|line| line.position.to_fen()));
+    }
+    let custom: Vec<&str> = custom.iter().map(String::as_str).collect();
     let positions: &[&str] = if custom.is_empty() {
         &crate::bench::POSITIONS
     } else {

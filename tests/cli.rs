@@ -1,4 +1,5 @@
-//! `kroon perft` through the built binary: output format, divide, and bad input.
+//! `kroon perft` and `kroon bench` through the built binary: output format, divide, position
+//! files, and bad input.
 
 use std::process::{Command, Output};
 
@@ -143,4 +144,48 @@ fn bad_input_is_refused_with_a_message() {
     assert_refused(&["perft", "--depth", "x"], &["depth"]);
     assert_refused(&["perft"], &["--depth"]);
     assert_refused(&["perft", "--depth", "3", "--bogus"], &["--bogus"]);
+}
+
+#[test]
+fn bench_searches_the_positions_of_a_file() {
+    let dir = std::env::temp_dir().join(format!("kroon-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("positions.fen");
+    let a = "W:W27,32,38,43:B8,13,19,24";
+    let b = "W:WK46,28,33:BK5,19,24";
+    std::fs::write(&file, format!("# two endings\n{a} ; from a test\n\n{b}\n")).unwrap();
+    let out = kroon(&["bench", "-d", "6", "--positions", file.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(
+        text.lines().count(),
+        3,
+        "one line a position and the summary"
+    );
+    // The file's searches are those of the same positions one by one.
+    let one_by_one: u64 = [a, b]
+        .iter()
+        .map(|fen| summary_nodes(&stdout(&kroon(&["bench", "-d", "6", "--fen", fen]))))
+        .sum();
+    assert_eq!(summary_nodes(&text), one_by_one);
+
+    std::fs::write(&file, "W:W31-50:B1-20\nW:W31-51:B1\n").unwrap();
+    assert_refused(
+        &["bench", "--positions", file.to_str().unwrap()],
+        &["line 2", "positions.fen"],
+    );
+    std::fs::write(&file, "# nothing here\n").unwrap();
+    assert_refused(
+        &["bench", "--positions", file.to_str().unwrap()],
+        &["no positions"],
+    );
+    assert_refused(
+        &[
+            "bench",
+            "--positions",
+            dir.join("missing").to_str().unwrap(),
+        ],
+        &["cannot read"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
