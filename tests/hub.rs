@@ -384,3 +384,161 @@ fn go_after_a_refused_pos_answers_no_move() {
     assert!(lines.iter().all(|l| l.starts_with("error message=")));
     assert_eq!(done, "done move=\"\"");
 }
+
+/// A small fixed-seed generator, so that the random session below is the same every run.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// One random line of the kind a broken or hostile client might send.
+fn random_line(rng: &mut XorShift) -> String {
+    const NUMBERS: [&str; 16] = [
+        "0",
+        "-1",
+        "1",
+        "3",
+        "0.01",
+        "nan",
+        "inf",
+        "-inf",
+        "1e308",
+        "1e-300",
+        "abc",
+        "",
+        "\"",
+        "99999999999999999999",
+        "18446744073709551616",
+        "-0",
+    ];
+    let squares = |rng: &mut XorShift, alphabet: &[u8], n: usize| -> String {
+        (0..n)
+            .map(|_| alphabet[rng.below(alphabet.len())] as char)
+            .collect()
+    };
+    let a_move = |rng: &mut XorShift| {
+        let (a, b) = (rng.below(60), rng.below(60));
+        match rng.below(5) {
+            0 => format!("{a}-{b}"),
+            1 => format!("{a}x{b}"),
+            2 => format!("{a}x{b}x{}", rng.below(55)),
+            3 => "32-28".to_string(),
+            _ => "x-".to_string(),
+        }
+    };
+    match rng.below(10) {
+        0 | 1 => {
+            let side = rng.pick(&["W", "B", "w", ""]);
+            let body = match rng.below(3) {
+                0 => squares(rng, b"wbWBe", 50),
+                1 => squares(rng, b"bbbeeeeeww", 50),
+                _ => {
+                    let n = rng.below(70);
+                    squares(rng, b"wbWBe x1=\"", n)
+                }
+            };
+            let moves: Vec<String> = (0..rng.below(4)).map(|_| a_move(rng)).collect();
+            format!("pos pos={side}{body} moves=\"{}\"", moves.join(" "))
+        }
+        2 => format!(
+            "level {}={}",
+            rng.pick(&[
+                "depth",
+                "nodes",
+                "move-time",
+                "time",
+                "inc",
+                "moves",
+                "infinite"
+            ]),
+            rng.pick(&NUMBERS)
+        ),
+        3 => format!(
+            "{} {}",
+            rng.pick(&["level depth=2", "level nodes=3000", "level move-time=0.02"]),
+            rng.pick(&["", "time=0.3 inc=0.01", "moves=1"])
+        ),
+        4 => format!("go {}", rng.pick(&["think", "ponder", "analyze", "", "x"])),
+        5 => rng
+            .pick(&[
+                "stop",
+                "ponder-hit",
+                "new-game",
+                "hub",
+                "init",
+                "go",
+                "pos",
+                "level",
+            ])
+            .to_string(),
+        6 => format!(
+            "set-param name={} value={}",
+            rng.pick(&["threads", "hash", "tt-size", "variant", "x", ""]),
+            rng.pick(&NUMBERS)
+        ),
+        7 => {
+            let n = rng.below(80);
+            squares(rng, b"=\" \t-x0123456789abcdefposlevelgoWBwbe\\", n)
+        }
+        8 => format!("pos pos={}", "e".repeat(rng.below(20_000))),
+        _ => format!("pos pos={START} moves=\"32-28 19-23 {}\"", a_move(rng)),
+    }
+}
+
+#[test]
+fn a_random_hostile_session_never_stops_the_engine() {
+    let mut hub = Hub::start();
+    hub.handshake();
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let (mut errors, mut moves_played) = (0, 0);
+    for round in 0..20 {
+        for _ in 0..25 {
+            let line = random_line(&mut rng);
+            hub.send(&line);
+        }
+        // Whatever state the lines left, the engine answers.
+        hub.send("stop");
+        hub.send("ping");
+        let seen = hub.until("pong", Duration::from_secs(20));
+        for line in &seen {
+            let word = line.split_whitespace().next().unwrap_or("");
+            assert!(
+                ["error", "info", "done", "pong", "id", "param", "wait", "ready"].contains(&word),
+                "round {round}: unexpected line {line:?}"
+            );
+            errors += usize::from(word == "error");
+            moves_played += usize::from(line.starts_with("done move=") && line.len() > 10);
+        }
+    }
+    // The session did test something: refusals, and searches that found moves.
+    assert!(
+        errors > 50 && moves_played > 5,
+        "{errors} errors, {moves_played} moves"
+    );
+    // And it still plays.
+    let (_, done) = hub.search(
+        &format!("pos pos={START}"),
+        "level depth=3",
+        Duration::from_secs(20),
+    );
+    // (`stop` ends a search with its `done` before the engine reads on, so no `done`
+    // of the random searches is left to come.)
+    assert!(legal_start_moves().contains(&done_move(&done)), "{done}");
+    hub.send("quit");
+    let status = hub.child.wait().expect("engine exits");
+    assert!(status.success());
+}
