@@ -162,14 +162,8 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
 fn run_bench(args: &BenchArgs) -> Result<(), String> {
     let mut custom: Vec<String> = args.fen.iter().cloned().collect();
     if let Some(path) = &args.positions {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let lines =
-            crate::openings::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        if lines.is_empty() {
-            return Err(format!("{} holds no positions", path.display()));
-        }
-        custom.extend(lines.iter().map(|line| line.position.to_fen()));
+        let positions = crate::openings::read_positions(path)?;
+        custom.extend(positions.iter().map(Position::to_fen));
     }
     let custom: Vec<&str> = custom.iter().map(String::as_str).collect();
     let positions: &[&str] = if custom.is_empty() {

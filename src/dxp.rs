@@ -19,7 +19,7 @@ use message::{AcceptCode, BackCode, DecodeError, EndReason, Message};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{Shutdown, TcpListener, TcpStream, ToSocketAddrs};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use transport::{Frame, FrameReader, FrameWriter};
@@ -108,20 +108,6 @@ pub struct Config {
     pub name: String,
 }
 
-/// Reads a file of start positions in the format `kroon openings` writes (see
-/// [`crate::openings::parse_file`]): one FEN or Hub string a line, optionally
-/// followed by `; moves ; score`; blank lines and `#` comment lines are skipped.
-pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
-    let openings =
-        crate::openings::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if openings.is_empty() {
-        return Err(format!("{} holds no position", path.display()));
-    }
-    Ok(openings.into_iter().map(|o| o.position).collect())
-}
-
 /// `[ADDR:]PORT` -> `ADDR:PORT`, the address defaulting to the loopback.
 fn listen_address(text: &str) -> String {
     if text.parse::<u16>().is_ok() {
@@ -140,7 +126,7 @@ pub fn run_args(args: &DxpArgs) -> Result<(), String> {
     };
     let series = if args.initiator {
         let openings = match &args.openings {
-            Some(path) => read_openings(path)?,
+            Some(path) => crate::openings::read_positions(path)?,
             None => vec![Position::initial()],
         };
         if args.time == 0 {
@@ -958,29 +944,5 @@ mod tests {
     fn listen_addresses() {
         assert_eq!(listen_address("27531"), "127.0.0.1:27531");
         assert_eq!(listen_address("0.0.0.0:9000"), "0.0.0.0:9000");
-    }
-
-    #[test]
-    fn openings_file() {
-        let dir = std::env::temp_dir().join(format!("kroon-openings-{}", std::process::id()));
-        std::fs::write(
-            &dir,
-            "# two\nW:W31-50:B1-20\n\n  B:W28,33:B19,18 # comment\n",
-        )
-        .unwrap();
-        let got = read_openings(&dir).unwrap();
-        assert_eq!(got.len(), 2);
-        // The files `kroon openings` writes, as committed in openings/.
-        std::fs::write(
-            &dir,
-            "# made by kroon openings\nW:W31-50:B1-20 ; ; 0\nB:W28,33:B19,18 ; 32-28 19-23 ; -2\n",
-        )
-        .unwrap();
-        assert_eq!(read_openings(&dir).unwrap().len(), 2);
-        std::fs::write(&dir, "# none\n").unwrap();
-        assert!(read_openings(&dir).is_err());
-        std::fs::write(&dir, "nonsense\n").unwrap();
-        assert!(read_openings(&dir).unwrap_err().contains("line 1"));
-        let _ = std::fs::remove_file(&dir);
     }
 }

@@ -166,16 +166,7 @@ impl MatchConfig {
             return Err("give at least two --engine".into());
         }
         let openings = match &args.openings {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                let list = crate::openings::parse_file(&text)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                if list.is_empty() {
-                    return Err(format!("{} has no openings", path.display()));
-                }
-                list.into_iter().map(|o| o.position).collect()
-            }
+            Some(path) => crate::openings::read_positions(path)?,
             None => vec![Position::initial()],
         };
         let limits = [

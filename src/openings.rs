@@ -75,6 +75,19 @@ pub fn parse_file(text: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
+/// Reads a file of positions in the format above (`kroon openings` writes it; a bare
+/// FEN or Hub string a line will do): the start positions of matches and DXP games,
+/// and the position sets of `kroon bench`. A file without a position is an error.
+pub fn read_positions(path: &std::path::Path) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let lines = parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if lines.is_empty() {
+        return Err(format!("{} holds no positions", path.display()));
+    }
+    Ok(lines.into_iter().map(|o| o.position).collect())
+}
+
 /// Every distinct position `plies` plies from the initial position (the first move
 /// sequence found names each), in move-generation order. Finished games are left
 /// out: a match cannot start from them.
@@ -236,6 +249,30 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn position_files() {
+        let dir = std::env::temp_dir().join(format!("kroon-openings-{}", std::process::id()));
+        std::fs::write(
+            &dir,
+            "# two\nW:W31-50:B1-20\n\n  B:W28,33:B19,18 # comment\n",
+        )
+        .unwrap();
+        let got = read_positions(&dir).unwrap();
+        assert_eq!(got.len(), 2);
+        // The files `kroon openings` writes, as committed in openings/.
+        std::fs::write(
+            &dir,
+            "# made by kroon openings\nW:W31-50:B1-20 ; ; 0\nB:W28,33:B19,18 ; 32-28 19-23 ; -2\n",
+        )
+        .unwrap();
+        assert_eq!(read_positions(&dir).unwrap().len(), 2);
+        std::fs::write(&dir, "# none\n").unwrap();
+        assert!(read_positions(&dir).is_err());
+        std::fs::write(&dir, "nonsense\n").unwrap();
+        assert!(read_positions(&dir).unwrap_err().contains("line 1"));
+        let _ = std::fs::remove_file(&dir);
+    }
 
     #[test]
     fn counts_distinct_positions() {
