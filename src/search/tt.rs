@@ -126,17 +126,29 @@ impl TranspositionTable {
     #[must_use]
     pub fn with_bytes(bytes: usize) -> TranspositionTable {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        // Whole huge pages from a huge-page boundary, advised before the first write
-        // so that the kernel backs them with huge pages from the start.
-        // The capacity covers the advised range from any start below one huge page.
+        // A table of at least one huge page starts on a huge-page boundary, and its
+        // whole huge pages are advised before the first write, so that the kernel
+        // backs them with huge pages from the start. The capacity covers them from any
+        // start below one huge page. A smaller table (a thread's near-leaf table, made
+        // for every search) gets neither: the TLB covers it, and the slack before the
+        // boundary would cost a zeroed huge page per search.
+        let huge = buckets >= BUCKETS_PER_HUGE_PAGE;
         let advised = buckets.div_ceil(BUCKETS_PER_HUGE_PAGE) * BUCKETS_PER_HUGE_PAGE;
-        let mut table: Vec<Bucket> = Vec::with_capacity(advised + BUCKETS_PER_HUGE_PAGE);
-        let misalignment = table.as_ptr() as usize % HUGE_PAGE;
-        let start = (HUGE_PAGE - misalignment) % HUGE_PAGE / std::mem::size_of::<Bucket>();
-        advise_huge_pages(
-            table.as_ptr().wrapping_add(start),
-            advised * std::mem::size_of::<Bucket>(),
-        );
+        let capacity = if huge {
+            advised + BUCKETS_PER_HUGE_PAGE
+        } else {
+            buckets
+        };
+        let mut table: Vec<Bucket> = Vec::with_capacity(capacity);
+        let mut start = 0;
+        if huge {
+            let misalignment = table.as_ptr() as usize % HUGE_PAGE;
+            start = (HUGE_PAGE - misalignment) % HUGE_PAGE / std::mem::size_of::<Bucket>();
+            advise_huge_pages(
+                table.as_ptr().wrapping_add(start),
+                advised * std::mem::size_of::<Bucket>(),
+            );
+        }
         table.extend((0..start + buckets).map(|_| {
             Bucket(std::array::from_fn(|_| Slot {
                 check: AtomicU64::new(0),
@@ -310,10 +322,14 @@ mod tests {
     }
 
     #[test]
-    fn buckets_start_on_a_huge_page() {
-        for mb in [1, 3, 32] {
+    fn large_tables_start_on_a_huge_page() {
+        for mb in [1, 2, 3, 32] {
             let tt = TranspositionTable::new(mb);
-            assert_eq!(tt.buckets().as_ptr() as usize % HUGE_PAGE, 0);
+            if mb >= 2 {
+                assert_eq!(tt.buckets().as_ptr() as usize % HUGE_PAGE, 0);
+            } else {
+                assert_eq!((tt.start, tt.table.len()), (0, tt.buckets));
+            }
             assert_eq!(tt.buckets().len(), tt.buckets);
             assert_eq!(tt.size_mb(), mb);
             // Every key maps into the table's own buckets.
