@@ -1,10 +1,12 @@
 //! The search: iterative deepening, principal variation search with quiescence, a
-//! shared lock-free transposition table, Lazy SMP threads and time allocation.
+//! shared lock-free transposition table, threads that share the moves of split
+//! nodes (young brothers wait), and time allocation.
 //! Front ends use it through [`crate::engine::Engine`].
 
 pub mod alphabeta;
 pub mod ordering;
 pub mod score;
+pub mod split;
 pub mod threads;
 pub mod time;
 pub mod tt;

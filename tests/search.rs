@@ -32,7 +32,18 @@ const SHOTS: [(&str, &str); 9] = [
 
 #[test]
 fn finds_the_winning_shots() {
-    let mut engine = engine();
+    find_the_shots(&mut engine());
+}
+
+#[test]
+fn finds_the_winning_shots_with_threads_sharing_the_nodes() {
+    find_the_shots(&mut Engine::new(EngineOptions {
+        threads: 3,
+        hash_mb: 16,
+    }));
+}
+
+fn find_the_shots(engine: &mut Engine) {
     for (fen, expected) in SHOTS {
         let game = Game::from_fen(fen).unwrap();
         engine.new_game();
@@ -242,27 +253,35 @@ fn a_clock_game_keeps_time_in_hand() {
 }
 
 #[test]
-fn the_last_info_is_the_result_when_a_helper_completes_the_depth() {
-    // With two threads the helper, a ply ahead, often completes the target depth
-    // while the main thread is still inside the previous one.
+fn threads_report_every_depth_and_a_playable_principal_variation() {
+    // Helpers search moves of the split points, PV nodes included: the PV they
+    // find must come back whole and legal, and every iteration be reported once.
     let mut engine = Engine::new(EngineOptions {
         threads: 2,
         hash_mb: 16,
     });
-    for depth in [9, 10, 11, 12] {
+    for fen in kroon::bench::POSITIONS {
+        let game = Game::from_fen(fen).unwrap();
         engine.new_game();
-        let infos = Arc::new(Mutex::new(Vec::<(u32, Score)>::new()));
+        let infos = Arc::new(Mutex::new(Vec::<Info>::new()));
         let sink = Arc::clone(&infos);
-        engine.go(
-            &Game::new(),
-            Limit::Depth(depth),
-            GoMode::Think,
-            move |i: &Info| sink.lock().unwrap().push((i.depth, i.score)),
-        );
+        engine.go(&game, Limit::Depth(12), GoMode::Analyze, move |i: &Info| {
+            sink.lock().unwrap().push(i.clone())
+        });
         let result = engine.wait();
-        let last = *infos.lock().unwrap().last().unwrap();
-        assert_eq!(result.depth, depth);
-        assert_eq!(last, (result.depth, result.score));
+        let infos = infos.lock().unwrap();
+        let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
+        assert_eq!(depths, (1..=12).collect::<Vec<_>>(), "{fen}");
+        let last = infos.last().unwrap();
+        assert_eq!((last.score, &last.pv), (result.score, &result.pv), "{fen}");
+        assert_eq!(result.pv.first(), result.best_move.as_ref(), "{fen}");
+        for info in infos.iter() {
+            let mut line = game.clone();
+            for &mv in &info.pv {
+                line.play_on(mv)
+                    .unwrap_or_else(|e| panic!("{fen} depth {}: {e}", info.depth));
+            }
+        }
     }
 }
 

@@ -3,12 +3,14 @@
 
 use super::ordering::{History, Killers, Reductions, KILLER_SCORES, MAX_PLY, TT_MOVE_SCORE};
 use super::score::Score;
+use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::threads::Control;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::movegen::{generate, generate_captures, has_capture};
 use crate::board::{Key, Move, Position, Side};
 use crate::eval::evaluate;
 use crate::game::DrawClock;
+use std::sync::Arc;
 
 /// Pruning and reduction settings, in one place for tuning by games.
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +52,10 @@ pub const PRUNING: Pruning = Pruning {
 const NEAR_LEAF_DEPTH: i32 = 3;
 const NEAR_LEAF_MB: usize = 1;
 
+/// Nodes at least this deep share their moves with idle threads. (Depth 14 on the
+/// 96 positions of benches/middlegame.fen, 2 threads: 4 and 6 were level with 5
+/// within the noise, 3 was 5-10% slower.)
+const SPLIT_DEPTH: i32 = 5;
 /// Nodes a thread counts before it publishes them and looks at the clock.
 const FLUSH_NODES: u64 = 1024;
 
@@ -92,12 +98,34 @@ pub struct Worker<'a> {
     /// Positions evaluated in this iteration, and the sum of their plies.
     leaves: u64,
     leaf_plies: u64,
-    /// The iteration must end: the search was stopped, or another thread has
-    /// completed this depth already.
+    /// The work in hand must end: see [`Worker::must_stop`].
     pub stopped: bool,
-    depth_now: u32,
     /// The score of the root move now at the head of the root's PV.
     root_score: Score,
+    /// Where this thread finds and offers work when threads share nodes.
+    pool: Option<&'a SplitPool>,
+    /// The split points this thread works under, the innermost last.
+    splits: Vec<Arc<SplitPoint>>,
+}
+
+/// What the moves of one node are searched with: the node itself and the decisions
+/// taken before its move loop. A split point hands it to the threads that help.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub pos: Position,
+    pub clock: DrawClock,
+    pub beta: Score,
+    pub depth: i32,
+    pub ply: usize,
+    /// The children's depth (an extension included).
+    pub new_depth: i32,
+    pub pv_node: bool,
+    /// The moves are captures.
+    pub capture: bool,
+    /// Quiet moves that threaten nothing cannot lift the score to alpha.
+    pub futile: bool,
+    /// Quiet moves from this number on are pruned unless they threaten a capture.
+    pub lmp_limit: usize,
 }
 
 /// A move's ordering key: its ordering score in the high bits, its index in the move
@@ -159,9 +187,15 @@ impl<'a> Worker<'a> {
             leaves: 0,
             leaf_plies: 0,
             stopped: false,
-            depth_now: 0,
             root_score: Score::DRAW,
+            pool: None,
+            splits: Vec::new(),
         }
+    }
+
+    /// Lets this worker share its nodes' moves with idle threads through `pool`.
+    pub fn share_work(&mut self, pool: &'a SplitPool) {
+        self.pool = Some(pool);
     }
 
     /// Nodes this worker visited.
@@ -177,20 +211,30 @@ impl<'a> Worker<'a> {
         if self.unflushed >= FLUSH_NODES {
             self.flush();
         }
+        if let Some(sp) = self.splits.last() {
+            if sp.is_cut() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Whether the work in hand must end: the search was stopped, or a split point
+    /// this thread works under was cut off.
+    fn must_stop(&self) -> bool {
+        self.control.is_stopped() || self.splits.last().is_some_and(|sp| sp.is_cut())
     }
 
     pub fn flush(&mut self) {
         self.nodes += self.unflushed;
         self.control.add_nodes(self.unflushed, self.id);
         self.unflushed = 0;
-        if self.control.is_stopped() || self.control.completed() >= self.depth_now {
+        if self.control.is_stopped() {
             self.stopped = true;
         }
     }
 
     /// Searches to `depth` plies with an aspiration window around `guess`. None if the
-    /// search was stopped, or another thread completed this depth, before the
-    /// iteration completed.
+    /// search was stopped before the iteration completed.
     pub fn iterate(
         &mut self,
         root: &Position,
@@ -201,7 +245,6 @@ impl<'a> Worker<'a> {
         self.seldepth = 0;
         self.leaves = 0;
         self.leaf_plies = 0;
-        self.depth_now = depth;
         self.stopped = self.control.is_stopped();
         let depth = depth as i32;
         let mut delta = 18;
@@ -384,11 +427,45 @@ impl<'a> Worker<'a> {
         }
         self.killers.clear_child(ply);
 
+        let node = Node {
+            pos: *pos,
+            clock,
+            beta,
+            depth,
+            ply,
+            new_depth,
+            pv_node,
+            capture,
+            futile,
+            lmp_limit,
+        };
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let n = order.len();
         for i in 0..n {
+            // Young brothers wait: the first move is searched alone, since it often
+            // cuts off; after it, idle threads may share the others.
+            if i > 0
+                && depth >= SPLIT_DEPTH
+                && i + 1 < n
+                && self.pool.is_some_and(SplitPool::has_idle)
+            {
+                let outcome = self.split(&node, &moves, &mut order[i..], i, alpha, best);
+                best = best.max(outcome.best);
+                if let Some(found) = outcome.best_move {
+                    alpha = outcome.alpha;
+                    best_index = Some(found.index);
+                    if ply == 0 {
+                        self.root_score = alpha;
+                    }
+                    if alpha >= beta && !capture && !self.stopped {
+                        self.killers.add(ply, found.mv);
+                        self.history.update(side, found.mv, depth * depth);
+                    }
+                }
+                break;
+            }
             // Selection sort, one step per move: most nodes cut off after one or two.
             // Equal scores go in the order the swaps leave them. The bench signature
             // depends on that order: the generator's order gave its 12 positions 44%
@@ -403,79 +480,9 @@ impl<'a> Worker<'a> {
             let index = key_index(order[i]);
             let move_score = (order[i] >> 16) as i32;
             let mv = moves[index];
-            let child = pos.play(mv);
-            // The child probes its table first thing: start the load from memory now.
-            if new_depth > NEAR_LEAF_DEPTH {
-                self.tt.prefetch(child.key());
-            } else if new_depth > 0 {
-                self.near_leaves.prefetch(child.key());
-            }
-            let quiet = !capture && move_score < KILLER_SCORES[1];
-            let mut threat = None;
-            if i > 0 && quiet && (futile || i >= lmp_limit) && best > -Score(Score::WIN_BAND) {
-                let t = has_capture(&child);
-                threat = Some(t);
-                if !t {
-                    continue;
-                }
-            }
-            let child_clock = clock.after(pos, mv, &child);
-            self.keys.push(child.key());
-
-            let score = if i == 0 {
-                -self.search(
-                    &child,
-                    child_clock,
-                    -beta,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    pv_node,
-                )
-            } else {
-                let mut reduction = 0;
-                if quiet
-                    && depth >= PRUNING.lmr_depth
-                    && i >= PRUNING.lmr_move
-                    // A move that offers a capture starts an exchange or a shot: the
-                    // tactics of draughts, which a reduced search would miss.
-                    && !threat.unwrap_or_else(|| has_capture(&child))
-                {
-                    reduction = self.reductions.get(depth, i);
-                    if pv_node {
-                        reduction -= 1;
-                    }
-                    if move_score > 2000 {
-                        reduction -= 1;
-                    }
-                    reduction = reduction.clamp(0, new_depth - 1);
-                }
-                let mut s = -self.search(
-                    &child,
-                    child_clock,
-                    Score(-alpha.0 - 1),
-                    -alpha,
-                    new_depth - reduction,
-                    ply + 1,
-                    false,
-                );
-                if s > alpha && reduction > 0 {
-                    s = -self.search(
-                        &child,
-                        child_clock,
-                        Score(-alpha.0 - 1),
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        false,
-                    );
-                }
-                if s > alpha && s < beta && pv_node {
-                    s = -self.search(&child, child_clock, -beta, -alpha, new_depth, ply + 1, true);
-                }
-                s
+            let Some(score) = self.search_move(&node, i, mv, move_score, alpha, best) else {
+                continue;
             };
-            self.keys.pop();
             if self.stopped {
                 break;
             }
@@ -530,6 +537,231 @@ impl<'a> Worker<'a> {
         self.frames[ply].moves = moves;
         self.frames[ply].order = order;
         best
+    }
+
+    /// Searches move number `i` of `node` (`move_score` is its ordering score), with
+    /// late-move reductions and principal variation re-searches. None if the move is
+    /// pruned without a search. `best` is the node's best score so far.
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        node: &Node,
+        i: usize,
+        mv: Move,
+        move_score: i32,
+        alpha: Score,
+        best: Score,
+    ) -> Option<Score> {
+        let Node {
+            pos,
+            clock,
+            beta,
+            depth,
+            ply,
+            new_depth,
+            pv_node,
+            capture,
+            futile,
+            lmp_limit,
+        } = *node;
+        let pos = &pos;
+        let child = pos.play(mv);
+        // The child probes its table first thing: start the load from memory now.
+        if new_depth > NEAR_LEAF_DEPTH {
+            self.tt.prefetch(child.key());
+        } else if new_depth > 0 {
+            self.near_leaves.prefetch(child.key());
+        }
+        let quiet = !capture && move_score < KILLER_SCORES[1];
+        let mut threat = None;
+        if i > 0 && quiet && (futile || i >= lmp_limit) && best > -Score(Score::WIN_BAND) {
+            let t = has_capture(&child);
+            threat = Some(t);
+            if !t {
+                return None;
+            }
+        }
+        let child_clock = clock.after(pos, mv, &child);
+        self.keys.push(child.key());
+
+        let score = if i == 0 {
+            -self.search(
+                &child,
+                child_clock,
+                -beta,
+                -alpha,
+                new_depth,
+                ply + 1,
+                pv_node,
+            )
+        } else {
+            let mut reduction = 0;
+            if quiet
+                && depth >= PRUNING.lmr_depth
+                && i >= PRUNING.lmr_move
+                // A move that offers a capture starts an exchange or a shot: the
+                // tactics of draughts, which a reduced search would miss.
+                && !threat.unwrap_or_else(|| has_capture(&child))
+            {
+                reduction = self.reductions.get(depth, i);
+                if pv_node {
+                    reduction -= 1;
+                }
+                if move_score > 2000 {
+                    reduction -= 1;
+                }
+                reduction = reduction.clamp(0, new_depth - 1);
+            }
+            let mut s = -self.search(
+                &child,
+                child_clock,
+                Score(-alpha.0 - 1),
+                -alpha,
+                new_depth - reduction,
+                ply + 1,
+                false,
+            );
+            if s > alpha && reduction > 0 {
+                s = -self.search(
+                    &child,
+                    child_clock,
+                    Score(-alpha.0 - 1),
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    false,
+                );
+            }
+            if s > alpha && s < beta && pv_node {
+                s = -self.search(&child, child_clock, -beta, -alpha, new_depth, ply + 1, true);
+            }
+            s
+        };
+        self.keys.pop();
+        Some(score)
+    }
+
+    /// Shares the moves left at `node` (their ordering keys in `order`, the first of
+    /// them move number `first_number`) with idle threads, searches them with them,
+    /// and waits until all are done.
+    fn split(
+        &mut self,
+        node: &Node,
+        moves: &[Move],
+        order: &mut [i64],
+        first_number: usize,
+        alpha: Score,
+        best: Score,
+    ) -> Outcome {
+        let pool = self.pool.expect("only workers with a pool split");
+        // Stable: equal scores keep the order the serial search would take them in.
+        order.sort_by_key(|&k| std::cmp::Reverse(k >> 16));
+        let list = order
+            .iter()
+            .map(|&k| SplitMove {
+                mv: moves[key_index(k)],
+                score: (k >> 16) as i32,
+                index: key_index(k),
+            })
+            .collect();
+        let outcome = Outcome {
+            alpha,
+            best,
+            best_move: None,
+        };
+        let parent = self.splits.last().cloned();
+        let sp = Arc::new(SplitPoint::new(
+            *node,
+            self.keys.clone(),
+            list,
+            first_number,
+            outcome,
+            parent,
+        ));
+        pool.open(&sp);
+        self.work_at(&sp);
+        sp.leave();
+        // Helpers may still search moves here: help them at the split points they
+        // make below this one, or wait.
+        pool.set_idle(true);
+        let mut spins = 0u32;
+        // The helpers' last moves take microseconds to a few milliseconds: spin, but
+        // yield now and then in case there are more threads than cores.
+        while sp.workers() != 0 || !pool.close(&sp) {
+            spins += 1;
+            if spins.is_multiple_of(64) {
+                match pool.join(Some(&sp)) {
+                    Some(below) => {
+                        pool.set_idle(false);
+                        self.help_at(&below);
+                        pool.set_idle(true);
+                    }
+                    None => std::thread::yield_now(),
+                }
+            }
+            std::hint::spin_loop();
+        }
+        pool.set_idle(false);
+        self.stopped = self.must_stop();
+        let outcome = sp.outcome();
+        if node.pv_node && outcome.best_move.is_some() {
+            self.frames[node.ply].pv = sp.pv();
+        }
+        outcome
+    }
+
+    /// Takes moves from a split point and searches them until none is left, the
+    /// split point is cut off, or the search stops.
+    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
+        let pool = self.pool.expect("only workers with a pool split");
+        self.splits.push(Arc::clone(sp));
+        self.stopped = self.must_stop();
+        while !self.stopped {
+            let Some((i, m)) = sp.take() else {
+                break;
+            };
+            let (alpha, best) = SplitPool::bounds(sp);
+            let Some(score) = self.search_move(&sp.node, i, m.mv, m.score, alpha, best) else {
+                continue;
+            };
+            if self.stopped {
+                break;
+            }
+            pool.report(sp, m, score, &self.frames[sp.node.ply + 1].pv);
+        }
+        self.splits.pop();
+    }
+
+    /// Works at a split point made by another thread.
+    fn help_at(&mut self, sp: &Arc<SplitPoint>) {
+        let own = std::mem::replace(&mut self.keys, sp.keys.clone());
+        self.work_at(sp);
+        sp.leave();
+        self.keys = own;
+        self.stopped = self.must_stop();
+    }
+
+    /// A helper's life: work at any split point until the search is over.
+    pub fn help(&mut self) {
+        let pool = self.pool.expect("helpers have a pool");
+        pool.set_idle(true);
+        while !pool.is_finished() {
+            match pool.join(None) {
+                Some(sp) => {
+                    pool.set_idle(false);
+                    self.help_at(&sp);
+                    pool.set_idle(true);
+                }
+                None => {
+                    for _ in 0..32 {
+                        std::hint::spin_loop();
+                    }
+                    std::thread::yield_now();
+                }
+            }
+        }
+        pool.set_idle(false);
+        self.flush();
     }
 
     /// Plays out the captures pending: a position where the side to move must capture

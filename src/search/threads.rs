@@ -1,9 +1,9 @@
-//! Lazy SMP: every thread searches the same root and shares only the transposition
-//! table, a stop flag and a node counter. Helper threads run one ply ahead of the
-//! main thread so that they fill the table with the deeper results the main thread
-//! needs next; the search ends when any thread completes the target depth.
+//! The threads of one search: the main thread runs the iterations; helper threads
+//! wait for split points (see [`super::split`]) and search the moves shared there.
+//! All share the transposition table, the stop flag and the node count.
 
 use super::alphabeta::{Iteration, Worker};
+use super::split::SplitPool;
 use super::time::{Budget, Limit};
 use super::tt::TranspositionTable;
 use super::{GoMode, Info, SearchResult};
@@ -11,8 +11,7 @@ use crate::board::movegen::legal_moves;
 use crate::board::{Key, Position};
 use crate::game::DrawClock;
 use crate::search::score::Score;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Iterations stop here even without a limit; below the ply limit with room for
@@ -30,10 +29,6 @@ pub struct Control {
     clock_start_ns: AtomicU64,
     budget: Option<Budget>,
     node_limit: Option<u64>,
-    /// The depth the main thread is searching now (helpers go one deeper).
-    main_depth: AtomicU32,
-    /// The deepest iteration any thread has completed.
-    completed: AtomicU32,
 }
 
 impl Control {
@@ -52,8 +47,6 @@ impl Control {
                 Limit::Nodes(n) => Some(n),
                 _ => None,
             },
-            main_depth: AtomicU32::new(0),
-            completed: AtomicU32::new(0),
         }
     }
 
@@ -108,13 +101,6 @@ impl Control {
                 self.stop();
             }
         }
-    }
-
-    /// The deepest iteration any thread has completed.
-    #[must_use]
-    #[inline]
-    pub fn completed(&self) -> u32 {
-        self.completed.load(Ordering::Relaxed)
     }
 
     /// Whether a new iteration should not start: it would likely not finish in time.
@@ -191,95 +177,50 @@ pub fn run(
         _ => MAX_DEPTH,
     };
     tt.new_search();
-    let best: Mutex<Option<Iteration>> = Mutex::new(None);
-    let record = |it: &Iteration| {
-        let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
-        if best.as_ref().is_none_or(|b| it.depth > b.depth) {
-            *best = Some(it.clone());
-            control.completed.fetch_max(it.depth, Ordering::Relaxed);
-        }
-    };
-
-    // Reports the deepest completed iteration, whichever thread completed it, if
-    // it was not reported yet.
-    let mut report = |reported: &mut u32, guess: &mut Option<Score>| {
-        let shown = best.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        if let Some(shown) = shown.filter(|s| s.depth > *reported) {
-            *reported = shown.depth;
-            *guess = Some(shown.score);
-            on_info(&Info {
-                depth: shown.depth,
-                seldepth: shown.seldepth,
-                mean_depth: shown.mean_depth,
-                score: shown.score,
-                nodes: control.nodes(),
-                time: control.elapsed(),
-                pv: shown.pv.clone(),
-            });
-        }
-    };
-    let mut reported = 0;
+    let pool = SplitPool::new(params.threads.max(1));
+    let mut best: Option<Iteration> = None;
     let mut guess = None;
     let unfinished = std::thread::scope(|scope| {
         for id in 1..params.threads.max(1) {
             let keys = params.keys.clone();
-            let record = &record;
-            let clock = params.clock;
+            let pool = &pool;
             scope.spawn(move || {
                 let mut worker = Worker::new(id, tt, control, keys);
-                let mut guess = None;
-                // Odd helpers run a ply ahead of the main thread, even ones beside it.
-                let ahead = id as u32 & 1;
-                let mut depth = 1 + ahead;
-                while depth <= max_depth {
-                    match worker.iterate(&root, clock, depth, guess) {
-                        Some(it) => {
-                            guess = Some(it.score);
-                            record(&it);
-                            if it.depth >= max_depth {
-                                control.stop();
-                                break;
-                            }
-                        }
-                        None if control.is_stopped() => break,
-                        None => {}
-                    }
-                    let main = control.main_depth.load(Ordering::Relaxed);
-                    depth = (depth + 1).max(main + ahead).max(control.completed() + 1);
-                }
-                worker.flush();
+                worker.share_work(pool);
+                worker.help();
             });
         }
 
         let mut worker = Worker::new(0, tt, control, params.keys.clone());
-        let mut depth = 1;
+        worker.share_work(&pool);
         let mut unfinished = None;
-        while depth <= max_depth {
-            control.main_depth.store(depth, Ordering::Relaxed);
-            let done = worker.iterate(&root, params.clock, depth, guess);
-            if let Some(it) = &done {
-                record(it);
-            } else if control.is_stopped() {
+        for depth in 1..=max_depth {
+            let Some(it) = worker.iterate(&root, params.clock, depth, guess) else {
                 unfinished = worker.unfinished().map(|found| (depth, found));
                 break;
-            }
+            };
             worker.flush();
-            report(&mut reported, &mut guess);
-            if reported >= max_depth || control.past_soft_limit() {
+            guess = Some(it.score);
+            on_info(&Info {
+                depth: it.depth,
+                seldepth: it.seldepth,
+                mean_depth: it.mean_depth,
+                score: it.score,
+                nodes: control.nodes(),
+                time: control.elapsed(),
+                pv: it.pv.clone(),
+            });
+            best = Some(it);
+            if control.past_soft_limit() {
                 break;
             }
-            depth = (depth + 1).max(control.completed() + 1);
         }
         control.stop();
+        pool.finish();
         worker.flush();
         unfinished
     });
-    // A helper may have completed a deeper iteration (the target depth, say) and
-    // stopped the search while this thread was still inside its own: the result is
-    // that iteration, so its info line must be shown too.
-    report(&mut reported, &mut guess);
 
-    let mut best = best.into_inner().unwrap_or_else(|e| e.into_inner());
     // A move that the stopped iteration found better than the last completed
     // iteration's best, at a greater depth, is the one to play.
     if let (Some(it), Some((depth, (score, pv)))) = (&mut best, unfinished) {
