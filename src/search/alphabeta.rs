@@ -654,7 +654,8 @@ impl<'a> Worker<'a> {
         best: Score,
     ) -> Outcome {
         let pool = self.pool.expect("only workers with a pool split");
-        // Stable: equal scores keep the order the serial search would take them in.
+        // The threads take the moves in this order, so it is sorted all at once here
+        // (stable: ties keep their list order, which the serial search's swaps may not).
         order.sort_by_key(|&k| std::cmp::Reverse(k >> 16));
         let list = order
             .iter()
