@@ -552,73 +552,64 @@ impl<'a> Worker<'a> {
         alpha: Score,
         best: Score,
     ) -> Option<Score> {
-        let Node {
-            pos,
-            clock,
-            beta,
-            depth,
-            ply,
-            new_depth,
-            pv_node,
-            capture,
-            futile,
-            lmp_limit,
-        } = *node;
-        let pos = &pos;
-        let child = pos.play(mv);
+        let child = node.pos.play(mv);
         // The child probes its table first thing: start the load from memory now.
-        if new_depth > NEAR_LEAF_DEPTH {
+        if node.new_depth > NEAR_LEAF_DEPTH {
             self.tt.prefetch(child.key());
-        } else if new_depth > 0 {
+        } else if node.new_depth > 0 {
             self.near_leaves.prefetch(child.key());
         }
-        let quiet = !capture && move_score < KILLER_SCORES[1];
+        let quiet = !node.capture && move_score < KILLER_SCORES[1];
         let mut threat = None;
-        if i > 0 && quiet && (futile || i >= lmp_limit) && best > -Score(Score::WIN_BAND) {
+        if i > 0 && quiet && (node.futile || i >= node.lmp_limit) && best > -Score(Score::WIN_BAND)
+        {
             let t = has_capture(&child);
             threat = Some(t);
             if !t {
                 return None;
             }
         }
-        let child_clock = clock.after(pos, mv, &child);
+        let child_clock = node.clock.after(&node.pos, mv, &child);
         self.keys.push(child.key());
 
-        let score = if i == 0 {
-            -self.search(
+        let full_window = |this: &mut Self, pv_node| {
+            -this.search(
                 &child,
                 child_clock,
-                -beta,
+                -node.beta,
                 -alpha,
-                new_depth,
-                ply + 1,
+                node.new_depth,
+                node.ply + 1,
                 pv_node,
             )
+        };
+        let score = if i == 0 {
+            full_window(self, node.pv_node)
         } else {
             let mut reduction = 0;
             if quiet
-                && depth >= PRUNING.lmr_depth
+                && node.depth >= PRUNING.lmr_depth
                 && i >= PRUNING.lmr_move
                 // A move that offers a capture starts an exchange or a shot: the
                 // tactics of draughts, which a reduced search would miss.
                 && !threat.unwrap_or_else(|| has_capture(&child))
             {
-                reduction = self.reductions.get(depth, i);
-                if pv_node {
+                reduction = self.reductions.get(node.depth, i);
+                if node.pv_node {
                     reduction -= 1;
                 }
                 if move_score > 2000 {
                     reduction -= 1;
                 }
-                reduction = reduction.clamp(0, new_depth - 1);
+                reduction = reduction.clamp(0, node.new_depth - 1);
             }
             let mut s = -self.search(
                 &child,
                 child_clock,
                 Score(-alpha.0 - 1),
                 -alpha,
-                new_depth - reduction,
-                ply + 1,
+                node.new_depth - reduction,
+                node.ply + 1,
                 false,
             );
             if s > alpha && reduction > 0 {
@@ -627,13 +618,13 @@ impl<'a> Worker<'a> {
                     child_clock,
                     Score(-alpha.0 - 1),
                     -alpha,
-                    new_depth,
-                    ply + 1,
+                    node.new_depth,
+                    node.ply + 1,
                     false,
                 );
             }
-            if s > alpha && s < beta && pv_node {
-                s = -self.search(&child, child_clock, -beta, -alpha, new_depth, ply + 1, true);
+            if s > alpha && s < node.beta && node.pv_node {
+                s = full_window(self, true);
             }
             s
         };
