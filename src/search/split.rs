@@ -125,30 +125,20 @@ impl SplitPoint {
 }
 
 /// The split points open in one search, and the threads free to help at them.
+#[derive(Default)]
 pub struct SplitPool {
     open: Mutex<Vec<Arc<SplitPoint>>>,
     /// Threads with nothing to do: idle helpers, and owners waiting for the last
     /// moves of their split point.
     idle: AtomicUsize,
-    threads: usize,
     finished: AtomicBool,
 }
 
 impl SplitPool {
-    #[must_use]
-    pub fn new(threads: usize) -> SplitPool {
-        SplitPool {
-            open: Mutex::new(Vec::new()),
-            idle: AtomicUsize::new(0),
-            threads,
-            finished: AtomicBool::new(false),
-        }
-    }
-
     /// Whether a split now would find a thread to help.
     #[inline]
     pub(super) fn has_idle(&self) -> bool {
-        self.threads > 1 && self.idle.load(Ordering::Relaxed) > 0
+        self.idle.load(Ordering::Relaxed) > 0
     }
 
     pub(super) fn set_idle(&self, idle: bool) {
@@ -294,7 +284,7 @@ mod tests {
 
     #[test]
     fn a_cutoff_cuts_the_split_points_below_it_and_no_others() {
-        let pool = SplitPool::new(3);
+        let pool = SplitPool::default();
         let top = split(2, None);
         let cut = split(5, Some(&top));
         let below = split(9, Some(&cut));
@@ -320,7 +310,7 @@ mod tests {
 
     #[test]
     fn a_score_below_alpha_is_kept_as_best_but_not_as_the_move() {
-        let pool = SplitPool::new(2);
+        let pool = SplitPool::default();
         let sp = split(3, None);
         pool.open(&sp);
         let (_, mv) = sp.take().unwrap();
@@ -332,7 +322,7 @@ mod tests {
 
     #[test]
     fn helpers_join_nearest_the_root_and_owners_only_below_their_own() {
-        let pool = SplitPool::new(3);
+        let pool = SplitPool::default();
         let top = split(2, None);
         let deep = split(8, Some(&top));
         let other = split(4, None);
@@ -349,7 +339,7 @@ mod tests {
 
     #[test]
     fn a_split_point_closes_only_when_every_worker_has_left() {
-        let pool = SplitPool::new(2);
+        let pool = SplitPool::default();
         let sp = split(3, None);
         pool.open(&sp);
         let joined = pool.join(None).unwrap();

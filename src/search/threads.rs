@@ -190,7 +190,7 @@ pub fn run(
     };
     tt.new_search();
     let threads = usable_threads(params.threads);
-    let pool = SplitPool::new(threads);
+    let pool = SplitPool::default();
     let mut best: Option<Iteration> = None;
     let mut guess = None;
     let unfinished = std::thread::scope(|scope| {
