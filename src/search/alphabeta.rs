@@ -78,7 +78,6 @@ struct Frame {
 
 /// A search thread's own state. Only the TT and the [`Control`] are shared.
 pub struct Worker<'a> {
-    pub id: usize,
     tt: &'a TranspositionTable,
     /// The results of the shallowest nodes, most of the tree, kept in a table small
     /// enough for this core's cache: a probe of the shared table costs a trip to
@@ -158,12 +157,7 @@ fn men_can_step(pos: &Position) -> bool {
 impl<'a> Worker<'a> {
     /// A worker for a search from the position whose key ends `keys` (the game's keys,
     /// oldest first).
-    pub fn new(
-        id: usize,
-        tt: &'a TranspositionTable,
-        control: &'a Control,
-        keys: Vec<Key>,
-    ) -> Worker<'a> {
+    pub fn new(tt: &'a TranspositionTable, control: &'a Control, keys: Vec<Key>) -> Worker<'a> {
         let frames = (0..=MAX_PLY + 1)
             .map(|_| Frame {
                 moves: Vec::with_capacity(64),
@@ -172,7 +166,6 @@ impl<'a> Worker<'a> {
             })
             .collect();
         Worker {
-            id,
             tt,
             near_leaves: TranspositionTable::new(NEAR_LEAF_MB),
             control,
@@ -226,7 +219,7 @@ impl<'a> Worker<'a> {
 
     pub fn flush(&mut self) {
         self.nodes += self.unflushed;
-        self.control.add_nodes(self.unflushed, self.id);
+        self.control.add_nodes(self.unflushed);
         self.unflushed = 0;
         if self.control.is_stopped() {
             self.stopped = true;
@@ -816,11 +809,11 @@ mod tests {
         let control = Control::new(Limit::Infinite, GoMode::Analyze);
         let mut keys = game.keys().to_vec();
         keys.push(child.key());
-        let mut worker = Worker::new(0, &tt, &control, keys);
+        let mut worker = Worker::new(&tt, &control, keys);
         let score = worker.search(&child, clock, -Score::INFINITE, Score::INFINITE, 4, 1, true);
         assert_eq!(score, Score::DRAW);
         // Without the history the same position is not a draw.
-        let mut fresh = Worker::new(0, &tt, &control, vec![child.key()]);
+        let mut fresh = Worker::new(&tt, &control, vec![child.key()]);
         let score = fresh.search(
             &child,
             DrawClock::start(&child),

@@ -92,7 +92,7 @@ impl Control {
         self.start.elapsed().saturating_sub(since)
     }
 
-    pub(crate) fn add_nodes(&self, n: u64, _thread: usize) {
+    pub(crate) fn add_nodes(&self, n: u64) {
         let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
         if self.node_limit.is_some_and(|limit| total >= limit) {
             self.stop();
@@ -194,17 +194,17 @@ pub fn run(
     let mut best: Option<Iteration> = None;
     let mut guess = None;
     let unfinished = std::thread::scope(|scope| {
-        for id in 1..threads {
+        for _ in 1..threads {
             let keys = params.keys.clone();
             let pool = &pool;
             scope.spawn(move || {
-                let mut worker = Worker::new(id, tt, control, keys);
+                let mut worker = Worker::new(tt, control, keys);
                 worker.share_work(pool);
                 worker.help();
             });
         }
 
-        let mut worker = Worker::new(0, tt, control, params.keys.clone());
+        let mut worker = Worker::new(tt, control, params.keys.clone());
         worker.share_work(&pool);
         let mut unfinished = None;
         for depth in 1..=max_depth {
