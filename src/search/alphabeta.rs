@@ -665,7 +665,6 @@ impl<'a> Worker<'a> {
         ));
         pool.open(&sp);
         self.work_at(&sp);
-        sp.leave();
         // Helpers may still search moves here: help them at the split points they
         // make below this one, or wait.
         pool.set_idle(true);
@@ -676,11 +675,7 @@ impl<'a> Worker<'a> {
             spins += 1;
             if spins.is_multiple_of(64) {
                 match pool.join(Some(&sp)) {
-                    Some(below) => {
-                        pool.set_idle(false);
-                        self.help_at(&below);
-                        pool.set_idle(true);
-                    }
+                    Some(below) => self.help_at(&below),
                     None => std::thread::yield_now(),
                 }
             }
@@ -696,7 +691,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Takes moves from a split point and searches them until none is left, the
-    /// split point is cut off, or the search stops.
+    /// split point is cut off, or the search stops; then leaves it.
     fn work_at(&mut self, sp: &Arc<SplitPoint>) {
         let pool = self.pool.expect("only workers with a pool split");
         self.splits.push(Arc::clone(sp));
@@ -705,7 +700,7 @@ impl<'a> Worker<'a> {
             let Some((i, m)) = sp.take() else {
                 break;
             };
-            let (alpha, best) = SplitPool::bounds(sp);
+            let (alpha, best) = sp.bounds();
             let Some(score) = self.search_move(&sp.node, i, m.mv, m.score, alpha, best) else {
                 continue;
             };
@@ -715,15 +710,19 @@ impl<'a> Worker<'a> {
             pool.report(sp, m, score, &self.frames[sp.node.ply + 1].pv);
         }
         self.splits.pop();
+        sp.leave();
     }
 
-    /// Works at a split point made by another thread.
+    /// Works at a split point made by another thread (an idle thread, which is busy
+    /// meanwhile).
     fn help_at(&mut self, sp: &Arc<SplitPoint>) {
+        let pool = self.pool.expect("only workers with a pool help");
+        pool.set_idle(false);
         let own = std::mem::replace(&mut self.keys, sp.keys.clone());
         self.work_at(sp);
-        sp.leave();
         self.keys = own;
         self.stopped = self.must_stop();
+        pool.set_idle(true);
     }
 
     /// A helper's life: work at any split point until the search is over.
@@ -732,11 +731,7 @@ impl<'a> Worker<'a> {
         pool.set_idle(true);
         while !pool.is_finished() {
             match pool.join(None) {
-                Some(sp) => {
-                    pool.set_idle(false);
-                    self.help_at(&sp);
-                    pool.set_idle(true);
-                }
+                Some(sp) => self.help_at(&sp),
                 None => {
                     for _ in 0..32 {
                         std::hint::spin_loop();

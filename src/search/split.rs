@@ -104,6 +104,12 @@ impl SplitPoint {
         false
     }
 
+    /// The alpha and best score a move taken now is searched with.
+    pub fn bounds(&self) -> (Score, Score) {
+        let outcome = lock(&self.outcome);
+        (outcome.alpha, outcome.best)
+    }
+
     pub fn outcome(&self) -> Outcome {
         *lock(&self.outcome)
     }
@@ -224,12 +230,6 @@ impl SplitPool {
                 }
             }
         }
-    }
-
-    /// The alpha and best score a move taken now is searched with.
-    pub(super) fn bounds(sp: &SplitPoint) -> (Score, Score) {
-        let outcome = lock(&sp.outcome);
-        (outcome.alpha, outcome.best)
     }
 }
 
