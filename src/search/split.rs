@@ -250,6 +250,7 @@ mod tests {
             ply,
             new_depth: 5,
             pv_node: false,
+            prune: true,
             capture: false,
             futile: false,
             lmp_limit: usize::MAX,
