@@ -394,7 +394,6 @@ impl<'a> Worker<'a> {
                     return Score::DRAW;
                 }
                 if s >= raised {
-                    self.frames[ply].pv.clear();
                     return Score(s.0 - margin);
                 }
             }
