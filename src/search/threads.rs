@@ -205,7 +205,9 @@ pub fn run(
         }
 
         let mut worker = Worker::new(tt, control, params.keys.clone());
-        worker.share_work(&pool);
+        if threads > 1 {
+            worker.share_work(&pool);
+        }
         let mut unfinished = None;
         for depth in 1..=max_depth {
             let Some(it) = worker.iterate(&root, params.clock, depth, guess) else {
