@@ -220,7 +220,11 @@ impl<'a> Worker<'a> {
         self.nodes + self.unflushed
     }
 
-    /// Publishes the node count and lets the control decide whether to stop.
+    /// Counts a node: a position reached by a move, as Scan counts them, so that the
+    /// two engines' nodes per second compare. A position searched again (probcut's
+    /// verification, a re-search after a reduction or a null window) is no new node;
+    /// a position that a repetition or the table settles at once is one. Also
+    /// publishes the count now and then and lets the control decide whether to stop.
     #[inline]
     fn count_node(&mut self) {
         self.unflushed += 1;
@@ -352,7 +356,6 @@ impl<'a> Worker<'a> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, alpha, beta, ply);
         }
-        self.count_node();
         if self.stopped {
             return Score::DRAW;
         }
@@ -625,6 +628,7 @@ impl<'a> Worker<'a> {
             }
         }
         let child_clock = node.clock.after(&node.pos, mv, &child);
+        self.count_node();
         self.keys.push(child.key());
 
         let full_window = |this: &mut Self, pv_node| {
@@ -812,7 +816,6 @@ impl<'a> Worker<'a> {
     /// Plays out the captures pending: a position where the side to move must capture
     /// is never judged statically.
     fn quiescence(&mut self, pos: &Position, mut alpha: Score, beta: Score, ply: usize) -> Score {
-        self.count_node();
         if ply > self.seldepth {
             self.seldepth = ply;
         }
@@ -831,6 +834,7 @@ impl<'a> Worker<'a> {
         let mut best = -Score::INFINITE;
         for &mv in &moves {
             let child = pos.play(mv);
+            self.count_node();
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if score > best {
                 best = score;
