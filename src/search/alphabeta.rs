@@ -214,6 +214,16 @@ impl<'a> Worker<'a> {
         self.near_leaf_depth = 0;
     }
 
+    /// The table that keeps the results of nodes of this depth.
+    #[inline]
+    fn table(&self, depth: i32) -> &TranspositionTable {
+        if depth <= self.near_leaf_depth {
+            &self.near_leaves
+        } else {
+            self.tt
+        }
+    }
+
     /// Nodes this worker visited.
     #[must_use]
     pub fn nodes(&self) -> u64 {
@@ -364,12 +374,7 @@ impl<'a> Worker<'a> {
         }
 
         let key = pos.key();
-        let table = if depth <= self.near_leaf_depth {
-            &self.near_leaves
-        } else {
-            self.tt
-        };
-        let entry = table.probe(key);
+        let entry = self.table(depth).probe(key);
         let mut tt_index = None;
         if let Some(e) = entry {
             tt_index = e.move_index;
@@ -585,12 +590,8 @@ impl<'a> Worker<'a> {
                 Bound::Upper
             };
             let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
-            let table = if depth <= self.near_leaf_depth {
-                &self.near_leaves
-            } else {
-                self.tt
-            };
-            table.store(key, best.stored_at(ply as u32), depth, bound, stored_index);
+            self.table(depth)
+                .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
         }
         self.frames[ply].moves = moves;
         self.frames[ply].order = order;
@@ -612,10 +613,8 @@ impl<'a> Worker<'a> {
     ) -> Option<Score> {
         let child = node.pos.play(mv);
         // The child probes its table first thing: start the load from memory now.
-        if node.new_depth > self.near_leaf_depth {
-            self.tt.prefetch(child.key());
-        } else if node.new_depth > 0 {
-            self.near_leaves.prefetch(child.key());
+        if node.new_depth > 0 {
+            self.table(node.new_depth).prefetch(child.key());
         }
         let quiet = !node.capture && move_score < KILLER_SCORES[1];
         let mut threat = None;
