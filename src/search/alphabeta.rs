@@ -57,7 +57,7 @@ pub const PRUNING: Pruning = Pruning {
 /// A thread searching alone keeps the results of nodes at this depth or less in its
 /// own small table. (Chosen by the bench: depth 3 and 1 MiB took 45% less time than
 /// the shared table alone; 2 MiB, or depth 2 or 4, did worse.) Threads that share
-/// nodes do not: see [`Worker::share_work`].
+/// nodes do not: see [`Worker::new`].
 const NEAR_LEAF_DEPTH: i32 = 3;
 const NEAR_LEAF_MB: usize = 1;
 
@@ -90,10 +90,9 @@ pub struct Worker<'a> {
     tt: &'a TranspositionTable,
     /// The results of the shallowest nodes, most of the tree, kept in a table small
     /// enough for this core's cache: a probe of the shared table costs a trip to
-    /// memory, which took 40% of the time when every node made it.
-    near_leaves: TranspositionTable,
-    /// Nodes at this depth or less use `near_leaves`.
-    near_leaf_depth: i32,
+    /// memory, which took 40% of the time when every node made it. None for a
+    /// worker that shares its nodes (see [`Worker::new`]).
+    near_leaves: Option<TranspositionTable>,
     control: &'a Control,
     /// Keys of the game before the root and of the path from the root; the current
     /// node's key is last.
@@ -169,8 +168,21 @@ fn men_can_step(pos: &Position) -> bool {
 
 impl<'a> Worker<'a> {
     /// A worker for a search from the position whose key ends `keys` (the game's keys,
-    /// oldest first).
-    pub fn new(tt: &'a TranspositionTable, control: &'a Control, keys: Vec<Key>) -> Worker<'a> {
+    /// oldest first). With a `pool`, it shares its nodes' moves with idle threads there.
+    ///
+    /// Such a worker keeps every result in the shared table. A thread that helps at a
+    /// split point searches subtrees whose shallow results from the last iteration
+    /// another thread found: in a private table they are lost to it. Two threads
+    /// searched 23-29% more nodes than one with private tables, 8-15% more without
+    /// them. Time to depth against one thread (with its private table), 2 cores:
+    /// 96 middle games to depth 16, 1.51x (1.43x with private tables); 24 of them to
+    /// depth 17, 1.72x (1.44x); 63 three-move openings to depth 17, 1.55x (1.39x).
+    pub fn new(
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        keys: Vec<Key>,
+        pool: Option<&'a SplitPool>,
+    ) -> Worker<'a> {
         let frames = (0..=MAX_PLY + 1)
             .map(|_| Frame {
                 moves: Vec::with_capacity(64),
@@ -180,8 +192,9 @@ impl<'a> Worker<'a> {
             .collect();
         Worker {
             tt,
-            near_leaves: TranspositionTable::new(NEAR_LEAF_MB),
-            near_leaf_depth: NEAR_LEAF_DEPTH,
+            near_leaves: pool
+                .is_none()
+                .then(|| TranspositionTable::new(NEAR_LEAF_MB)),
             control,
             keys,
             frames,
@@ -195,32 +208,17 @@ impl<'a> Worker<'a> {
             leaf_plies: 0,
             stopped: false,
             root_score: Score::DRAW,
-            pool: None,
+            pool,
             splits: Vec::new(),
         }
-    }
-
-    /// Lets this worker share its nodes' moves with idle threads through `pool`.
-    ///
-    /// Such a worker keeps every result in the shared table. A thread that helps at a
-    /// split point searches subtrees whose shallow results from the last iteration
-    /// another thread found: in a private table they are lost to it. Two threads
-    /// searched 23-29% more nodes than one with private tables, 8-15% more without
-    /// them. Time to depth against one thread (with its private table), 2 cores:
-    /// 96 middle games to depth 16, 1.51x (1.43x with private tables); 24 of them to
-    /// depth 17, 1.72x (1.44x); 63 three-move openings to depth 17, 1.55x (1.39x).
-    pub fn share_work(&mut self, pool: &'a SplitPool) {
-        self.pool = Some(pool);
-        self.near_leaf_depth = 0;
     }
 
     /// The table that keeps the results of nodes of this depth.
     #[inline]
     fn table(&self, depth: i32) -> &TranspositionTable {
-        if depth <= self.near_leaf_depth {
-            &self.near_leaves
-        } else {
-            self.tt
+        match &self.near_leaves {
+            Some(near) if depth <= NEAR_LEAF_DEPTH => near,
+            _ => self.tt,
         }
     }
 
@@ -872,7 +870,7 @@ mod tests {
         let control = Control::new(Limit::Infinite, GoMode::Analyze);
         let mut keys = game.keys().to_vec();
         keys.push(child.key());
-        let mut worker = Worker::new(&tt, &control, keys);
+        let mut worker = Worker::new(&tt, &control, keys, None);
         let score = worker.search(
             &child,
             clock,
@@ -885,7 +883,7 @@ mod tests {
         );
         assert_eq!(score, Score::DRAW);
         // Without the history the same position is not a draw.
-        let mut fresh = Worker::new(&tt, &control, vec![child.key()]);
+        let mut fresh = Worker::new(&tt, &control, vec![child.key()], None);
         let score = fresh.search(
             &child,
             DrawClock::start(&child),

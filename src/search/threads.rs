@@ -198,16 +198,13 @@ pub fn run(
             let keys = params.keys.clone();
             let pool = &pool;
             scope.spawn(move || {
-                let mut worker = Worker::new(tt, control, keys);
-                worker.share_work(pool);
+                let mut worker = Worker::new(tt, control, keys, Some(pool));
                 worker.help();
             });
         }
 
-        let mut worker = Worker::new(tt, control, params.keys.clone());
-        if threads > 1 {
-            worker.share_work(&pool);
-        }
+        let shared = (threads > 1).then_some(&pool);
+        let mut worker = Worker::new(tt, control, params.keys.clone(), shared);
         let mut unfinished = None;
         for depth in 1..=max_depth {
             let Some(it) = worker.iterate(&root, params.clock, depth, guess) else {
