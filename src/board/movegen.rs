@@ -59,10 +59,11 @@ pub fn has_capture(pos: &Position) -> bool {
     let them = pos.side_bits(side.opponent());
     let empty = pos.empty().0;
     let men = us & !pos.king_bits();
-    for dir in 0..4 {
-        if step(step(men, dir) & them, dir) & empty != 0 {
-            return true;
-        }
+    // All four directions at once: a branch per direction mispredicts more than the
+    // three extra shifts cost.
+    let jumps = (0..4).fold(0, |acc, dir| acc | step(step(men, dir) & them, dir));
+    if jumps & empty != 0 {
+        return true;
     }
     let kings = us & pos.king_bits();
     kings != 0 && kings_can_capture(kings, them, empty)

@@ -830,7 +830,8 @@ impl<'a> Worker<'a> {
         generate_captures(pos, &mut moves);
         let mut best = -Score::INFINITE;
         for &mv in &moves {
-            let child = pos.play(mv);
+            // Nothing below looks positions up: the key would be work for nothing.
+            let child = pos.play_unkeyed(mv);
             self.count_node();
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if score > best {
