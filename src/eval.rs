@@ -5,6 +5,8 @@
 //! function serves both sides and the evaluation is symmetric by construction. All
 //! weights live in [`Weights`] so that a tuner can replace [`WEIGHTS`].
 
+use crate::board::bitboard::BitIter;
+use crate::board::movegen::look;
 use crate::board::{Position, Side};
 
 /// Evaluation weights, in hundredths of a man. `_mg` weights apply with all men on
@@ -216,33 +218,13 @@ fn popcount(bits: u64) -> i32 {
 /// Squares a king reaches in one move from `kings` (counted per king, with overlaps).
 #[inline]
 fn king_reach(kings: u64, empty: u64) -> i32 {
-    let mut total = 0;
-    let mut ks = kings;
-    while ks != 0 {
-        let k = ks & ks.wrapping_neg();
-        ks &= ks - 1;
-        let mut r = (k << 5) & empty;
-        while r != 0 {
-            total += 1;
-            r = (r << 5) & empty;
-        }
-        let mut r = (k << 6) & empty;
-        while r != 0 {
-            total += 1;
-            r = (r << 6) & empty;
-        }
-        let mut r = (k >> 5) & empty;
-        while r != 0 {
-            total += 1;
-            r = (r >> 5) & empty;
-        }
-        let mut r = (k >> 6) & empty;
-        while r != 0 {
-            total += 1;
-            r = (r >> 6) & empty;
-        }
-    }
-    total
+    BitIter(kings)
+        .map(|king| {
+            (0..4)
+                .map(|dir| popcount(look(1 << king, dir, empty).0))
+                .sum::<i32>()
+        })
+        .sum()
 }
 
 /// One diagonal step forward for a side's men (`BLACK`: towards square 50).

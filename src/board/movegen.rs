@@ -7,7 +7,7 @@
 //! way and cannot be jumped twice, and the capturing piece's own start square counts
 //! as empty. A man that passes the far row during a capture stays a man.
 
-use super::bitboard::BitIter;
+use super::bitboard::{BitIter, ALL};
 use super::moves::Move;
 use super::position::{Position, Side};
 
@@ -21,6 +21,47 @@ const fn step(bits: u64, dir: usize) -> u64 {
         1 => bits << 6,
         2 => bits >> 5,
         _ => bits >> 6,
+    }
+}
+
+/// `RAYS[dir][bit]`: the squares a king on `bit` sees in `dir` on an empty board.
+const RAYS: [[u64; 64]; 4] = {
+    let mut rays = [[0u64; 64]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            if ALL & (1 << bit) != 0 {
+                let mut at = step(1 << bit, dir) & ALL;
+                while at != 0 {
+                    rays[dir][bit] |= at;
+                    at = step(at, dir) & ALL;
+                }
+            }
+            bit += 1;
+        }
+        dir += 1;
+    }
+    rays
+};
+
+/// What a piece on `at` (one bit) sees in `dir`: the empty squares up to the first
+/// occupied one, and that square (0 at the edge). Without branches: a king's rays
+/// are short and of every length, and loops over them mispredicted at their ends.
+#[inline(always)]
+pub(crate) fn look(at: u64, dir: usize, empty: u64) -> (u64, u64) {
+    let ray = RAYS[dir][at.trailing_zeros() as usize];
+    let blockers = ray & !empty;
+    if dir < 2 {
+        // Towards higher bits: the first blocker is the lowest.
+        let first = blockers & blockers.wrapping_neg();
+        (ray & first.wrapping_sub(1), first)
+    } else {
+        // Towards lower bits: the highest. `above` is every bit above it (all of
+        // them when there is none; no square uses bit 63, so the shift is below 64).
+        let above = u64::MAX << (64 - blockers.leading_zeros());
+        let first = blockers & (above >> 1) & !above;
+        (ray & above, first)
     }
 }
 
@@ -114,16 +155,13 @@ pub fn count_legal(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
 
 #[inline]
 fn kings_can_capture(kings: u64, them: u64, empty: u64) -> bool {
-    for dir in 0..4 {
-        let mut ray = step(kings, dir);
-        while ray != 0 {
-            if step(ray & them, dir) & empty != 0 {
-                return true;
-            }
-            ray = step(ray & empty, dir);
-        }
-    }
-    false
+    BitIter(kings).any(|king| {
+        (0..4).fold(0, |jumps, dir| {
+            let (_, first) = look(1 << king, dir, empty);
+            jumps | step(first & them, dir)
+        }) & empty
+            != 0
+    })
 }
 
 /// The number of captures when no man can jump on after its first jump: then every
@@ -162,10 +200,16 @@ fn generate_quiet(pos: &Position, out: &mut Vec<Move>) {
     }
     for from in BitIter(us & pos.king_bits()) {
         for dir in 0..4 {
-            let mut to = step(1u64 << from, dir) & empty;
+            let (mut to, _) = look(1 << from, dir, empty);
+            // Nearest first, as the engine's move order has always had them.
             while to != 0 {
-                out.push(Move::from_bits(from, to.trailing_zeros(), 0));
-                to = step(to, dir) & empty;
+                let next = if dir < 2 {
+                    to & to.wrapping_neg()
+                } else {
+                    1 << (63 - to.leading_zeros())
+                };
+                out.push(Move::from_bits(from, next.trailing_zeros(), 0));
+                to ^= next;
             }
         }
     }
@@ -264,10 +308,7 @@ impl CaptureSearch<'_> {
             if dir == back {
                 continue;
             }
-            let mut over = step(at, dir);
-            while over & self.empty != 0 {
-                over = step(over, dir);
-            }
+            let (_, over) = look(at, dir, self.empty);
             if over & self.enemy & !captured != 0 {
                 let mut land = step(over, dir) & self.empty;
                 while land != 0 {
