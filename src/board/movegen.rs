@@ -168,23 +168,18 @@ fn kings_can_capture(kings: u64, them: u64, empty: u64) -> bool {
 /// (man, direction) jump is one distinct legal move. `None` when some man can.
 #[inline]
 fn count_single_jumps(men: u64, can_jump: &[u64; 4]) -> Option<u64> {
+    // Without a branch per direction: which directions have jumpers is random.
     let mut count = 0;
+    let mut onward = 0;
     for dir in 0..4 {
         let jumpers = men & can_jump[dir];
-        if jumpers == 0 {
-            continue;
-        }
         let landings = step(step(jumpers, dir), dir);
         // Going back the way it came would jump the captured piece again; every other
         // direction sees the board as before the jump (the start square lies behind).
-        for (next, &squares) in can_jump.iter().enumerate() {
-            if next != dir ^ 2 && landings & squares != 0 {
-                return None;
-            }
-        }
+        onward |= landings & (can_jump[dir] | can_jump[dir ^ 1] | can_jump[dir ^ 3]);
         count += u64::from(jumpers.count_ones());
     }
-    Some(count)
+    (onward == 0).then_some(count)
 }
 
 fn generate_quiet(pos: &Position, out: &mut Vec<Move>) {
