@@ -22,8 +22,8 @@ pub const POSITIONS: [&str; 12] = [
     "W:WK46,28,33:BK5,19,24",
 ];
 
-/// Table size for each bench position (fresh each time).
-pub const HASH_MB: usize = 32;
+/// Table size for each bench position (fresh each time), unless another is asked for.
+pub const HASH_MB: u32 = 32;
 
 /// The default depth of `kroon bench`.
 pub const DEFAULT_DEPTH: u32 = 14;
@@ -41,15 +41,17 @@ pub struct BenchLine {
 /// Searches every bench position to `depth`, calling `report` after each.
 /// Returns the total nodes and search time (table set-up excluded).
 pub fn run(depth: u32, report: impl FnMut(&BenchLine)) -> (u64, Duration) {
-    run_positions(&POSITIONS, depth, 1, report).expect("bench positions are valid")
+    run_positions(&POSITIONS, depth, 1, HASH_MB as usize, report)
+        .expect("bench positions are valid")
 }
 
-/// [`run`] over other positions (FEN or Hub strings) and thread counts, to time a
-/// search; only one thread gives a reproducible node count.
+/// [`run`] over other positions (FEN or Hub strings), thread counts and table sizes
+/// (MiB), to time a search; only one thread gives a reproducible node count.
 pub fn run_positions(
     positions: &[&str],
     depth: u32,
     threads: usize,
+    hash_mb: usize,
     mut report: impl FnMut(&BenchLine),
 ) -> Result<(u64, Duration), String> {
     let mut total_nodes = 0;
@@ -57,10 +59,7 @@ pub fn run_positions(
     let mut total_time = Duration::ZERO;
     for &fen in positions {
         let game = Game::from_fen(fen).map_err(|e| format!("bad position {fen:?}: {e}"))?;
-        let mut engine = Engine::new(EngineOptions {
-            threads,
-            hash_mb: HASH_MB,
-        });
+        let mut engine = Engine::new(EngineOptions { threads, hash_mb });
         let t = Instant::now();
         // Analyze mode, so that a forced move is searched too and the count is the search's.
         engine.go(&game, Limit::Depth(depth), GoMode::Analyze, |_| {});

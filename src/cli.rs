@@ -46,6 +46,10 @@ pub struct BenchArgs {
     /// Threads (the node signature is only reproducible with 1).
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
+    /// Transposition table size in MiB, fresh for each position. The signature is
+    /// that of the default; a long search with two threads fills it.
+    #[arg(long, default_value_t = crate::bench::HASH_MB, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
 }
 
 /// The engine's options, shared by every command that plays.
@@ -171,16 +175,22 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     } else {
         &custom
     };
-    let (nodes, time) = crate::bench::run_positions(positions, args.depth, args.threads, |line| {
-        println!(
-            "{:<90} {:>8} {:>7} nodes={} time={:.3}",
-            line.fen,
-            line.best_move,
-            line.score.to_string(),
-            line.nodes,
-            line.time.as_secs_f64()
-        );
-    })?;
+    let (nodes, time) = crate::bench::run_positions(
+        positions,
+        args.depth,
+        args.threads,
+        args.hash as usize,
+        |line| {
+            println!(
+                "{:<90} {:>8} {:>7} nodes={} time={:.3}",
+                line.fen,
+                line.best_move,
+                line.score.to_string(),
+                line.nodes,
+                line.time.as_secs_f64()
+            );
+        },
+    )?;
     let secs = time.as_secs_f64();
     println!(
         "nodes={nodes} time={secs:.3} nps={:.0}",

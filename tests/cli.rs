@@ -144,6 +144,22 @@ fn bad_input_is_refused_with_a_message() {
     assert_refused(&["perft", "--depth", "x"], &["depth"]);
     assert_refused(&["perft"], &["--depth"]);
     assert_refused(&["perft", "--depth", "3", "--bogus"], &["--bogus"]);
+    assert_refused(&["bench", "-d", "3", "--hash", "0"], &["--hash"]);
+    assert_refused(&["bench", "-d", "3", "--hash", "lots"], &["--hash"]);
+}
+
+#[test]
+fn bench_takes_a_table_size() {
+    // A shallow search fills neither table, so the signature is the same.
+    let default = summary_nodes(&stdout(&kroon(&["bench", "-d", "5"])));
+    let small = kroon(&["bench", "-d", "5", "--hash", "1"]);
+    assert!(small.status.success());
+    assert_eq!(summary_nodes(&stdout(&small)), default);
+    // A table too small for a deep search loses entries, and the tree changes.
+    let start = ["bench", "--fen", "W:W31-50:B1-20", "-d", "16"];
+    let tiny = summary_nodes(&stdout(&kroon(&[&start[..], &["--hash", "1"]].concat())));
+    let full = summary_nodes(&stdout(&kroon(&start)));
+    assert_ne!(tiny, full);
 }
 
 #[test]
