@@ -156,7 +156,7 @@ fn bench_takes_a_table_size() {
     assert!(small.status.success());
     assert_eq!(summary_nodes(&stdout(&small)), default);
     // A table too small for a deep search loses entries, and the tree changes.
-    let start = ["bench", "--fen", "W:W31-50:B1-20", "-d", "16"];
+    let start = ["bench", "--fen", "W:W31-50:B1-20", "-d", "19"];
     let tiny = summary_nodes(&stdout(&kroon(&[&start[..], &["--hash", "1"]].concat())));
     let full = summary_nodes(&stdout(&kroon(&start)));
     assert_ne!(tiny, full);
