@@ -182,7 +182,9 @@ fn count_single_jumps(men: u64, can_jump: &[u64; 4]) -> Option<u64> {
     (onward == 0).then_some(count)
 }
 
-fn generate_quiet(pos: &Position, out: &mut Vec<Move>) {
+/// Appends the quiet moves. For a caller that already knows no capture is pending
+/// (see [`has_capture`]); otherwise they are not legal.
+pub fn generate_quiet(pos: &Position, out: &mut Vec<Move>) {
     let side = pos.side_to_move();
     let us = pos.side_bits(side);
     let empty = pos.empty().0;

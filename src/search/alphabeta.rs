@@ -7,7 +7,7 @@ use super::score::Score;
 use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::threads::Control;
 use super::tt::{Bound, TranspositionTable};
-use crate::board::movegen::{generate, generate_captures, has_capture};
+use crate::board::movegen::{generate, generate_captures, generate_quiet, has_capture};
 use crate::board::{Key, Move, Position, Side};
 use crate::eval::evaluate;
 use crate::game::DrawClock;
@@ -916,7 +916,9 @@ impl<'a> Worker<'a> {
         stand: Score,
     ) -> Score {
         let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        generate(pos, &mut moves);
+        // No capture is pending here: the quiet moves are the legal ones.
+        moves.clear();
+        generate_quiet(pos, &mut moves);
         let best = self.play_out(pos, &moves, true, alpha.max(stand), beta, ply, stand);
         self.frames[ply].moves = moves;
         best
