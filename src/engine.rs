@@ -46,6 +46,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     control: Option<Arc<Control>>,
     handle: Option<JoinHandle<SearchResult>>,
+    /// The threads of searches with more than one, made when first needed.
+    workers: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Engine {
@@ -61,6 +63,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             control: None,
             handle: None,
+            workers: None,
         }
     }
 
@@ -72,7 +75,12 @@ impl Engine {
 
     /// Threads for the next search (at least 1).
     pub fn set_threads(&mut self, n: usize) {
-        self.options.threads = n.max(1);
+        let n = n.max(1);
+        if n != self.options.threads {
+            self.options.threads = n;
+            // A search under way keeps its own handle on the old threads.
+            self.workers = None;
+        }
     }
 
     /// Resizes (and so clears) the table; a search under way finishes first.
@@ -114,6 +122,10 @@ impl Engine {
             threads: self.options.threads,
         };
         let control = Arc::new(Control::new(limit, mode));
+        if self.workers.is_none() {
+            self.workers = threads::search_threads(self.options.threads).map(Arc::new);
+        }
+        let workers = self.workers.clone();
         let tt = Arc::clone(&self.tt);
         let shared = Arc::clone(&control);
         let mut on_info = on_info;
@@ -121,7 +133,7 @@ impl Engine {
         self.handle = Some(
             std::thread::Builder::new()
                 .name("kroon-search".into())
-                .spawn(move || threads::run(params, &tt, &shared, &mut on_info))
+                .spawn(move || threads::run(params, &tt, &shared, workers.as_deref(), &mut on_info))
                 .expect("the system can start a thread"),
         );
     }

@@ -253,6 +253,24 @@ fn a_clock_game_keeps_time_in_hand() {
 }
 
 #[test]
+fn the_thread_count_can_change_between_searches() {
+    // The search threads outlive a search; a new count must replace them, also
+    // while a search on the old ones is under way.
+    let mut engine = engine();
+    let game = Game::from_fen(kroon::bench::POSITIONS[4]).unwrap();
+    for threads in [2, 1, 4, 2, 2] {
+        engine.go(&game, Limit::Infinite, GoMode::Analyze, |_| {});
+        engine.set_threads(threads);
+        std::thread::sleep(Duration::from_millis(20));
+        engine.stop();
+        assert!(engine.wait().best_move.is_some(), "{threads} threads");
+        let result = engine.search_blocking(&game, Limit::Depth(10));
+        assert_eq!(result.depth, 10, "{threads} threads");
+        assert!(game.legal_moves().contains(&result.best_move.unwrap()));
+    }
+}
+
+#[test]
 fn threads_report_every_depth_and_a_playable_principal_variation() {
     // Helpers search moves of the split points, PV nodes included: the PV they
     // find must come back whole and legal, and every iteration be reported once.

@@ -156,13 +156,35 @@ fn usable_threads(asked: usize) -> usize {
     asked.clamp(1, cores.max(1))
 }
 
-/// Runs a search to its end on this thread and up to `threads - 1` helpers, reporting each
-/// iteration the main thread completes through `on_info`.
+/// The threads that search together when a search has more than one: see [`run`].
+/// They live as long as the engine, so that each search finds them already spread
+/// over the cores. (Threads started for each search began on the core of the thread
+/// that started them, and the kernel took 10-20 ms to move one away: 2 cores at a
+/// time shared one for the first part of every search.)
+#[must_use]
+pub fn search_threads(threads: usize) -> Option<rayon::ThreadPool> {
+    let threads = usable_threads(threads);
+    (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("kroon-search-{i}"))
+                .build()
+                .ok()
+        })
+        .flatten()
+}
+
+/// Runs a search to its end and reports each iteration the main thread completes
+/// through `on_info`. With `workers` (from [`search_threads`]) and `params.threads`
+/// above 1, the search runs on up to that many of their threads, the main thread
+/// among them; otherwise on this thread alone.
 pub fn run(
     params: SearchParams,
     tt: &TranspositionTable,
     control: &Control,
-    on_info: &mut dyn FnMut(&Info),
+    workers: Option<&rayon::ThreadPool>,
+    on_info: &mut (dyn FnMut(&Info) + Send),
 ) -> SearchResult {
     let root = params.position;
     let moves = legal_moves(&root);
@@ -189,21 +211,13 @@ pub fn run(
         _ => MAX_DEPTH,
     };
     tt.new_search();
-    let threads = usable_threads(params.threads);
+    let threads = workers.map_or(1, |w| {
+        usable_threads(params.threads).min(w.current_num_threads())
+    });
     let pool = SplitPool::default();
     let mut best: Option<Iteration> = None;
     let mut guess = None;
-    let unfinished = std::thread::scope(|scope| {
-        for _ in 1..threads {
-            let keys = params.keys.clone();
-            let pool = &pool;
-            scope.spawn(move || {
-                let mut worker = Worker::new(tt, control, keys, Some(pool));
-                worker.help();
-            });
-        }
-
-        let shared = (threads > 1).then_some(&pool);
+    let mut main = |shared: Option<&SplitPool>| {
         let mut worker = Worker::new(tt, control, params.keys.clone(), shared);
         let mut unfinished = None;
         for depth in 1..=max_depth {
@@ -231,7 +245,18 @@ pub fn run(
         pool.finish();
         worker.flush();
         unfinished
-    });
+    };
+    let unfinished = match workers {
+        Some(workers) if threads > 1 => workers.scope(|scope| {
+            for _ in 1..threads {
+                let keys = params.keys.clone();
+                let pool = &pool;
+                scope.spawn(move |_| Worker::new(tt, control, keys, Some(pool)).help());
+            }
+            main(Some(&pool))
+        }),
+        _ => main(None),
+    };
 
     // A move that the stopped iteration found better than the last completed
     // iteration's best, at a greater depth, is the one to play.
