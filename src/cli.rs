@@ -46,7 +46,7 @@ pub struct BenchArgs {
     /// Threads (the node signature is only reproducible with 1).
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
-    /// Transposition table size in MiB, fresh for each position. The signature is
+    /// Transposition table size in MiB, emptied for each position. The signature is
     /// that of the default; a long search with two threads fills it.
     #[arg(long, default_value_t = crate::bench::HASH_MB, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,

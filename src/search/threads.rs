@@ -1,6 +1,7 @@
 //! The threads of one search: the main thread runs the iterations; helper threads
 //! wait for split points (see [`super::split`]) and search the moves shared there.
-//! All share the transposition table, the stop flag and the node count.
+//! All share the transposition table, the stop flag and the node count. The threads
+//! themselves belong to the engine and serve search after search.
 
 use super::alphabeta::{Iteration, Worker};
 use super::split::SplitPool;
@@ -159,8 +160,8 @@ fn usable_threads(asked: usize) -> usize {
 /// The threads that search together when a search has more than one: see [`run`].
 /// They live as long as the engine, so that each search finds them already spread
 /// over the cores. (Threads started for each search began on the core of the thread
-/// that started them, and the kernel took 10-20 ms to move one away: 2 cores at a
-/// time shared one for the first part of every search.)
+/// that started them, and the kernel took 10-20 ms to move one away: for that long,
+/// two search threads took turns on one core.)
 #[must_use]
 pub fn search_threads(threads: usize) -> Option<rayon::ThreadPool> {
     let threads = usable_threads(threads);
