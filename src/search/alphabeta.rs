@@ -553,7 +553,7 @@ impl<'a> Worker<'a> {
             let index = key_index(order[i]);
             let move_score = (order[i] >> 16) as i32;
             let mv = moves[index];
-            let Some(score) = self.search_move(&node, i, mv, move_score, alpha, best) else {
+            let Some(score) = self.search_move(&node, i, mv, move_score, alpha, best, None) else {
                 continue;
             };
             if self.stopped {
@@ -610,8 +610,10 @@ impl<'a> Worker<'a> {
 
     /// Searches move number `i` of `node` (`move_score` is its ordering score), with
     /// late-move reductions and principal variation re-searches. None if the move is
-    /// pruned without a search. `best` is the node's best score so far.
+    /// pruned without a search. `best` is the node's best score so far; `shared` the
+    /// split point the move was taken from, if any.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn search_move(
         &mut self,
         node: &Node,
@@ -620,6 +622,7 @@ impl<'a> Worker<'a> {
         move_score: i32,
         alpha: Score,
         best: Score,
+        shared: Option<&SplitPoint>,
     ) -> Option<Score> {
         let child = node.pos.play(mv);
         // The child probes its table first thing: start the load from memory now.
@@ -640,20 +643,17 @@ impl<'a> Worker<'a> {
         self.count_node();
         self.keys.push(child.key());
 
-        let full_window = |this: &mut Self, pv_node| {
-            -this.search(
+        let score = if i == 0 {
+            -self.search(
                 &child,
                 child_clock,
                 -node.beta,
                 -alpha,
                 node.new_depth,
                 node.ply + 1,
-                pv_node,
+                node.pv_node,
                 node.prune,
             )
-        };
-        let score = if i == 0 {
-            full_window(self, node.pv_node)
         } else {
             let mut reduction = 0;
             if quiet
@@ -682,6 +682,14 @@ impl<'a> Worker<'a> {
                 false,
                 node.prune,
             );
+            // At a split point another thread may have raised alpha meanwhile: the
+            // re-searches use the alpha of now, not the one the move was taken with.
+            let mut alpha = alpha;
+            if s > alpha {
+                if let Some(sp) = shared {
+                    alpha = alpha.max(sp.bounds().0);
+                }
+            }
             if s > alpha && reduction > 0 {
                 s = -self.search(
                     &child,
@@ -695,7 +703,16 @@ impl<'a> Worker<'a> {
                 );
             }
             if s > alpha && s < node.beta && node.pv_node {
-                s = full_window(self, true);
+                s = -self.search(
+                    &child,
+                    child_clock,
+                    -node.beta,
+                    -alpha,
+                    node.new_depth,
+                    node.ply + 1,
+                    true,
+                    node.prune,
+                );
             }
             s
         };
@@ -779,7 +796,8 @@ impl<'a> Worker<'a> {
                 break;
             };
             let (alpha, best) = sp.bounds();
-            let Some(score) = self.search_move(&sp.node, i, m.mv, m.score, alpha, best) else {
+            let Some(score) = self.search_move(&sp.node, i, m.mv, m.score, alpha, best, Some(sp))
+            else {
                 continue;
             };
             if self.stopped {
