@@ -643,17 +643,20 @@ impl<'a> Worker<'a> {
         self.count_node();
         self.keys.push(child.key());
 
-        let score = if i == 0 {
-            -self.search(
+        let full_window = |this: &mut Self, alpha: Score, pv_node| {
+            -this.search(
                 &child,
                 child_clock,
                 -node.beta,
                 -alpha,
                 node.new_depth,
                 node.ply + 1,
-                node.pv_node,
+                pv_node,
                 node.prune,
             )
+        };
+        let score = if i == 0 {
+            full_window(self, alpha, node.pv_node)
         } else {
             let mut reduction = 0;
             if quiet
@@ -703,16 +706,7 @@ impl<'a> Worker<'a> {
                 );
             }
             if s > alpha && s < node.beta && node.pv_node {
-                s = -self.search(
-                    &child,
-                    child_clock,
-                    -node.beta,
-                    -alpha,
-                    node.new_depth,
-                    node.ply + 1,
-                    true,
-                    node.prune,
-                );
+                s = full_window(self, alpha, true);
             }
             s
         };
