@@ -171,6 +171,7 @@ pub fn search_threads(threads: usize) -> Option<rayon::ThreadPool> {
                 .num_threads(threads)
                 .thread_name(|i| format!("kroon-search-{i}"))
                 .build()
+                .map_err(|e| log::warn!("searching on one thread: no thread pool ({e})"))
                 .ok()
         })
         .flatten()
