@@ -22,7 +22,7 @@ pub const POSITIONS: [&str; 12] = [
     "W:WK46,28,33:BK5,19,24",
 ];
 
-/// Table size for each bench position (fresh each time), unless another is asked for.
+/// Table size for the bench (emptied for each position), unless another is asked for.
 pub const HASH_MB: u32 = 32;
 
 /// The default depth of `kroon bench`.
