@@ -18,7 +18,12 @@ use std::time::{Duration, Instant};
 /// Where replies go: shared by the command loop and the search thread's reports,
 /// one whole line at a time, flushed at once (clients read with time-outs).
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<(Box<dyn Write + Send>, Instant)>>);
+pub struct Output {
+    /// The stream and when its last line was written.
+    stream: Arc<Mutex<(Box<dyn Write + Send>, Instant)>>,
+    /// See [`CLOSING_LINE_PAUSE`].
+    pause: Duration,
+}
 
 /// The pause before a line that ends an exchange (`wait`, `ready`, `pong`, `done`).
 /// py-draughts polls the pipe with `select` and then reads through a buffer: a
@@ -29,21 +34,41 @@ const CLOSING_LINE_PAUSE: Duration = Duration::from_millis(15);
 
 impl Output {
     pub fn new(w: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new((Box::new(w), Instant::now()))))
+        Output::with_pause(w, CLOSING_LINE_PAUSE)
+    }
+
+    fn with_pause(w: impl Write + Send + 'static, pause: Duration) -> Output {
+        Output {
+            stream: Arc::new(Mutex::new((Box::new(w), Instant::now()))),
+            pause,
+        }
     }
 
     fn send(&self, reply: &Reply) {
-        let mut guard = self
-            .0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let (w, last) = &mut *guard;
+        let lock = || {
+            self.stream
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+        };
+        let mut guard = lock();
         if matches!(
             reply,
             Reply::Wait | Reply::Ready | Reply::Pong | Reply::Done { .. }
         ) {
-            std::thread::sleep(CLOSING_LINE_PAUSE.saturating_sub(last.elapsed()));
+            // The pause is taken without the lock: the search thread reports through
+            // this output, and a `pong` during a search must not hold up the search.
+            // A line written meanwhile restarts the pause.
+            loop {
+                let wait = self.pause.saturating_sub(guard.1.elapsed());
+                if wait.is_zero() {
+                    break;
+                }
+                drop(guard);
+                std::thread::sleep(wait);
+                guard = lock();
+            }
         }
+        let (w, last) = &mut *guard;
         // A GUI that closed its end will be noticed on stdin; nothing to do here.
         let _ = writeln!(w, "{reply}");
         let _ = w.flush();
@@ -358,4 +383,48 @@ pub fn run(
         }
     });
     Session::new(options, Output::new(output)).run(rx);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer whose lines the test can read while the output still holds it.
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Lines {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closing_line_pauses_without_holding_up_other_lines() {
+        let lines = Lines::default();
+        let out = Output::with_pause(lines.clone(), Duration::from_millis(400));
+        let info = Reply::Error("first".into());
+        out.send(&info);
+        let started = Instant::now();
+        let pong = {
+            let out = out.clone();
+            std::thread::spawn(move || out.send(&Reply::Pong))
+        };
+        // The pong is pausing now (or has not begun): a report sent meanwhile is
+        // written at once, ahead of it, and the pong still comes a pause after it.
+        std::thread::sleep(Duration::from_millis(50));
+        out.send(&Reply::Error("second".into()));
+        let second_at = started.elapsed();
+        pong.join().unwrap();
+        let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            ["error message=first", "error message=second", "pong"]
+        );
+        assert!(started.elapsed() >= second_at + Duration::from_millis(400));
+    }
 }
