@@ -85,6 +85,64 @@ pub fn run_positions(
     Ok((total_nodes, total_time))
 }
 
+/// One round of [`speedup`]: the positions searched on one thread, then on several.
+#[derive(Clone, Copy, Debug)]
+pub struct SpeedupRound {
+    /// Nodes and search time on one thread.
+    pub one: (u64, Duration),
+    /// Nodes and search time on the threads asked for.
+    pub many: (u64, Duration),
+}
+
+impl SpeedupRound {
+    /// How many times faster the threads reached the depth.
+    #[must_use]
+    pub fn speedup(&self) -> f64 {
+        self.one.1.as_secs_f64() / self.many.1.as_secs_f64().max(1e-9)
+    }
+
+    /// The threads' nodes per one thread's node: the extra tree they searched.
+    #[must_use]
+    pub fn nodes_ratio(&self) -> f64 {
+        self.many.0 as f64 / self.one.0.max(1) as f64
+    }
+}
+
+/// Times the positions to `depth` on one thread and on `threads`, taking turns for
+/// `rounds` rounds, so that a change in the machine's speed (virtual machines drift
+/// by up to 1.5x within minutes) falls on both alike; judge by the median round.
+/// Each search starts from an empty table of `hash_mb` MiB.
+pub fn speedup(
+    positions: &[&str],
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    rounds: usize,
+    mut report: impl FnMut(usize, &SpeedupRound),
+) -> Result<Vec<SpeedupRound>, String> {
+    let mut done = Vec::with_capacity(rounds);
+    for round in 1..=rounds {
+        let one = run_positions(positions, depth, 1, hash_mb, |_| {})?;
+        let many = run_positions(positions, depth, threads, hash_mb, |_| {})?;
+        let result = SpeedupRound { one, many };
+        report(round, &result);
+        done.push(result);
+    }
+    Ok(done)
+}
+
+/// The median of some figures (the mean of the middle two for an even count).
+#[must_use]
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +153,12 @@ mod tests {
         let (b, _) = run(4, |_| {});
         assert_eq!(a, b);
         assert!(a > 0);
+    }
+
+    #[test]
+    fn the_median_takes_the_middle() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(Vec::new()).is_nan());
     }
 }

@@ -50,6 +50,11 @@ pub struct BenchArgs {
     /// that of the default; a long search with two threads fills it.
     #[arg(long, default_value_t = crate::bench::HASH_MB, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// Measure the threads' speed-up instead: search the positions on one thread and on
+    /// --threads in turn, this many rounds; the last line gives the median round's
+    /// time-to-depth ratio (`speedup=`) and the threads' extra nodes (`nodes-ratio=`).
+    #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub speedup: Option<u32>,
 }
 
 /// The engine's options, shared by every command that plays.
@@ -175,6 +180,9 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     } else {
         &custom
     };
+    if let Some(rounds) = args.speedup {
+        return run_speedup(positions, args, rounds as usize);
+    }
     let (nodes, time) = crate::bench::run_positions(
         positions,
         args.depth,
@@ -195,6 +203,42 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     println!(
         "nodes={nodes} time={secs:.3} nps={:.0}",
         nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+fn run_speedup(positions: &[&str], args: &BenchArgs, rounds: usize) -> Result<(), String> {
+    if args.threads < 2 {
+        return Err(
+            "--speedup compares one thread with --threads: give --threads 2 or more".into(),
+        );
+    }
+    let hash = args.hash as usize;
+    let results = crate::bench::speedup(
+        positions,
+        args.depth,
+        args.threads,
+        hash,
+        rounds,
+        |round, r| {
+            println!(
+                "round={round} time1={:.3} time{}={:.3} speedup={:.3} nodes-ratio={:.3}",
+                r.one.1.as_secs_f64(),
+                args.threads,
+                r.many.1.as_secs_f64(),
+                r.speedup(),
+                r.nodes_ratio()
+            );
+        },
+    )?;
+    let median = |f: fn(&crate::bench::SpeedupRound) -> f64| {
+        crate::bench::median(results.iter().map(f).collect())
+    };
+    println!(
+        "threads={} rounds={rounds} speedup={:.3} nodes-ratio={:.3}",
+        args.threads,
+        median(crate::bench::SpeedupRound::speedup),
+        median(crate::bench::SpeedupRound::nodes_ratio)
     );
     Ok(())
 }

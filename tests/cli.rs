@@ -205,3 +205,36 @@ fn bench_searches_the_positions_of_a_file() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bench_measures_the_threads_speedup() {
+    let out = kroon(&["bench", "-d", "10", "-t", "2", "--speedup", "2"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "a line a round and the summary: {text}");
+    let field = |line: &str, key: &str| -> f64 {
+        line.split(' ')
+            .find_map(|f| f.strip_prefix(key))
+            .unwrap_or_else(|| panic!("{key} in {line}"))
+            .parse()
+            .expect("a number")
+    };
+    for (i, line) in lines[..2].iter().enumerate() {
+        assert!(line.starts_with(&format!("round={} ", i + 1)), "{line}");
+        let (one, two) = (field(line, "time1="), field(line, "time2="));
+        assert!(one > 0.0 && two > 0.0, "{line}");
+        assert!(field(line, "speedup=") > 0.0, "{line}");
+        assert!(field(line, "nodes-ratio=") > 0.0, "{line}");
+    }
+    let summary = lines[2];
+    assert!(summary.starts_with("threads=2 rounds=2 "), "{summary}");
+    assert!(field(summary, "speedup=") > 0.0);
+    assert!(field(summary, "nodes-ratio=") > 0.0);
+    // One thread has nothing to compare with.
+    assert_refused(&["bench", "-d", "4", "--speedup", "1"], &["--threads"]);
+    assert_refused(
+        &["bench", "-d", "4", "-t", "2", "--speedup", "0"],
+        &["--speedup"],
+    );
+}
