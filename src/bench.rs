@@ -62,30 +62,40 @@ pub fn run_positions(
     // the order of the positions.
     let mut engine = Engine::new(EngineOptions { threads, hash_mb });
     for &fen in positions {
-        let game = Game::from_fen(fen).map_err(|e| format!("bad position {fen:?}: {e}"))?;
-        engine.new_game();
-        let t = Instant::now();
-        // Analyze mode, so that a forced move is searched too and the count is the search's.
-        engine.go(&game, Limit::Depth(depth), GoMode::Analyze, |_| {});
-        let result = engine.wait();
-        let line = BenchLine {
-            fen: fen.to_string(),
-            best_move: result.best_move.map_or_else(
-                || "none".into(),
-                |mv| crate::board::notation::pdn_move(game.position(), mv),
-            ),
-            score: result.score,
-            nodes: result.nodes,
-            time: t.elapsed(),
-        };
-        total_nodes += result.nodes;
+        let game = parse(fen)?;
+        let line = search(&mut engine, fen, &game, depth);
+        total_nodes += line.nodes;
         total_time += line.time;
         report(&line);
     }
     Ok((total_nodes, total_time))
 }
 
-/// One round of [`speedup`]: the positions searched on one thread, then on several.
+fn parse(fen: &str) -> Result<Game, String> {
+    Game::from_fen(fen).map_err(|e| format!("bad position {fen:?}: {e}"))
+}
+
+/// Searches `game` to `depth` from an empty table (a new game), so that the signature
+/// does not depend on what was searched before.
+fn search(engine: &mut Engine, fen: &str, game: &Game, depth: u32) -> BenchLine {
+    engine.new_game();
+    let t = Instant::now();
+    // Analyze mode, so that a forced move is searched too and the count is the search's.
+    engine.go(game, Limit::Depth(depth), GoMode::Analyze, |_| {});
+    let result = engine.wait();
+    BenchLine {
+        fen: fen.to_string(),
+        best_move: result.best_move.map_or_else(
+            || "none".into(),
+            |mv| crate::board::notation::pdn_move(game.position(), mv),
+        ),
+        score: result.score,
+        nodes: result.nodes,
+        time: t.elapsed(),
+    }
+}
+
+/// One round of [`speedup`]: every position searched on one thread and on several.
 #[derive(Clone, Copy, Debug)]
 pub struct SpeedupRound {
     /// Nodes and search time on one thread.
@@ -108,8 +118,8 @@ impl SpeedupRound {
     }
 }
 
-/// Times the positions to `depth` on one thread and on `threads`, taking turns for
-/// `rounds` rounds, so that a change in the machine's speed (virtual machines drift
+/// Times the positions to `depth` on one thread and on `threads`, `rounds` times,
+/// the two taking turns position by position, so that a change in the machine's speed (virtual machines drift
 /// by up to 1.5x within minutes) falls on both alike; judge by the median round.
 /// Each search starts from an empty table of `hash_mb` MiB.
 pub fn speedup(
@@ -120,11 +130,38 @@ pub fn speedup(
     rounds: usize,
     mut report: impl FnMut(usize, &SpeedupRound),
 ) -> Result<Vec<SpeedupRound>, String> {
+    let games = positions
+        .iter()
+        .map(|fen| parse(fen))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut one = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb,
+    });
+    let mut many = Engine::new(EngineOptions { threads, hash_mb });
     let mut done = Vec::with_capacity(rounds);
     for round in 1..=rounds {
-        let one = run_positions(positions, depth, 1, hash_mb, |_| {})?;
-        let many = run_positions(positions, depth, threads, hash_mb, |_| {})?;
-        let result = SpeedupRound { one, many };
+        // Position by position, the two in turn (which goes first alternates too):
+        // the machine's speed drifts within seconds, and a round of one thread
+        // followed by a round of several measured the drift as much as the threads.
+        let mut result = SpeedupRound {
+            one: (0, Duration::ZERO),
+            many: (0, Duration::ZERO),
+        };
+        for (i, (game, fen)) in games.iter().zip(positions).enumerate() {
+            let turn = |engine: &mut Engine, total: &mut (u64, Duration)| {
+                let line = search(engine, fen, game, depth);
+                total.0 += line.nodes;
+                total.1 += line.time;
+            };
+            if (i + round) % 2 == 0 {
+                turn(&mut one, &mut result.one);
+                turn(&mut many, &mut result.many);
+            } else {
+                turn(&mut many, &mut result.many);
+                turn(&mut one, &mut result.one);
+            }
+        }
         report(round, &result);
         done.push(result);
     }
