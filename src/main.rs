@@ -5,6 +5,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    end_quietly_when_the_reader_leaves();
     let cli = kroon::cli::Cli::parse();
     match kroon::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -13,4 +14,21 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A reader that stops early (`kroon perft --depth 9 | head -1`) closes the pipe, and
+/// `println!` then panics with a backtrace hint. Nobody wants the rest of the output:
+/// end at once, quietly, as Unix tools do.
+fn end_quietly_when_the_reader_leaves() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map_or("", String::as_str);
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
 }

@@ -238,3 +238,21 @@ fn bench_measures_the_threads_speedup() {
         &["--speedup"],
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    // As `kroon perft ... | head -1` does: the reading end is closed before the
+    // first line is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .args(["perft", "--depth", "3"])
+        .env_remove("RUST_BACKTRACE")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kroon");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("kroon ends");
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(errors.is_empty(), "stderr: {errors}");
+    assert!(out.status.success(), "{out:?}");
+}
