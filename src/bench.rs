@@ -119,9 +119,9 @@ impl SpeedupRound {
 }
 
 /// Times the positions to `depth` on one thread and on `threads`, `rounds` times,
-/// the two taking turns position by position, so that a change in the machine's speed (virtual machines drift
-/// by up to 1.5x within minutes) falls on both alike; judge by the median round.
-/// Each search starts from an empty table of `hash_mb` MiB.
+/// the two taking turns position by position, so that a change in the machine's
+/// speed (virtual machines drift by up to 1.5x within minutes) falls on both alike;
+/// judge by the median round. Each search starts from an empty table of `hash_mb` MiB.
 pub fn speedup(
     positions: &[&str],
     depth: u32,
