@@ -55,11 +55,8 @@ pub fn run_positions(
     mut report: impl FnMut(&BenchLine),
 ) -> Result<(u64, Duration), String> {
     let mut total_nodes = 0;
-    // Search time only: emptying the table is not the search's.
     let mut total_time = Duration::ZERO;
-    // One engine for all, as a game uses it: its threads are made once. Each position
-    // starts from an empty table (a new game), so the signature does not depend on
-    // the order of the positions.
+    // One engine for all, as a game uses it: its threads are made once.
     let mut engine = Engine::new(EngineOptions { threads, hash_mb });
     for &fen in positions {
         let game = parse(fen)?;
@@ -76,7 +73,8 @@ fn parse(fen: &str) -> Result<Game, String> {
 }
 
 /// Searches `game` to `depth` from an empty table (a new game), so that the signature
-/// does not depend on what was searched before.
+/// does not depend on what was searched before. The time is the search's alone, not
+/// the emptying of the table.
 fn search(engine: &mut Engine, fen: &str, game: &Game, depth: u32) -> BenchLine {
     engine.new_game();
     let t = Instant::now();
