@@ -563,9 +563,9 @@ impl<'a> Worker<'a> {
             // which has this move's search to arrive in. Two threads, whose every probe
             // goes to the shared table, ran 4-5% more nodes/s against one thread so
             // (96 middle games, depth 16, 4 rounds taking turns position by position).
-            // Not for a child in a near-leaf table, which the cache holds already
-            // (one thread's bench took 3% longer so), nor for a move that will be
-            // pruned without a probe.
+            // Not for a child in a near-leaf table, which the cache holds already (one
+            // thread's bench took about 3% longer so, in 3 alternating runs), nor for
+            // a move that will be pruned without a probe.
             if i >= 1
                 && i + 1 < n
                 && new_depth > 0
@@ -577,7 +577,8 @@ impl<'a> Worker<'a> {
                 order.swap(i + 1, best_j);
                 selected = i + 2;
                 let next = moves[key_index(order[i + 1])];
-                self.table(new_depth).prefetch(pos.play(next).key());
+                // The condition above leaves only children in the shared table.
+                self.tt.prefetch(pos.play(next).key());
             }
             let index = key_index(order[i]);
             let move_score = (order[i] >> 16) as i32;
