@@ -5,6 +5,7 @@
 
 pub mod alphabeta;
 pub mod ordering;
+mod presence;
 pub mod score;
 pub mod split;
 pub mod threads;

@@ -6,6 +6,7 @@
 //! treated as a miss. Moves are stored as their index in the generator's move list,
 //! which is the same every time for a given position.
 
+use super::presence::Presence;
 use crate::board::Key;
 use crate::search::score::Score;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -54,6 +55,8 @@ pub struct TranspositionTable {
     start: usize,
     buckets: usize,
     age: AtomicU8,
+    /// Which keys may be here (see [`Presence`]); None for a table the cache holds.
+    presence: Option<Presence>,
 }
 
 /// The huge-page size of x86_64 Linux. A probe lands on a random bucket, so with
@@ -116,15 +119,26 @@ fn data_age(data: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB (at least one bucket).
+    /// A table of about `mb` MiB (at least one bucket), with a filter that tells the
+    /// keys surely absent (see [`TranspositionTable::may_hold`]).
     #[must_use]
     pub fn new(mb: usize) -> TranspositionTable {
+        TranspositionTable {
+            presence: Some(Presence::default()),
+            ..TranspositionTable::with_bytes(mb.max(1).saturating_mul(1 << 20))
+        }
+    }
+
+    /// A table of about `mb` MiB that the core's cache holds, where the filter would
+    /// only cost time: [`TranspositionTable::may_hold`] is always true.
+    #[must_use]
+    pub fn in_cache(mb: usize) -> TranspositionTable {
         TranspositionTable::with_bytes(mb.max(1).saturating_mul(1 << 20))
     }
 
-    /// A table of about `bytes` bytes (at least one bucket of 64).
+    /// A table of about `bytes` bytes (at least one bucket of 64), without a filter.
     #[must_use]
-    pub fn with_bytes(bytes: usize) -> TranspositionTable {
+    fn with_bytes(bytes: usize) -> TranspositionTable {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // A table of at least one huge page starts on a huge-page boundary, and its
         // whole huge pages are advised before the first write, so that the kernel
@@ -160,6 +174,7 @@ impl TranspositionTable {
             start,
             buckets,
             age: AtomicU8::new(0),
+            presence: None,
         }
     }
 
@@ -177,6 +192,9 @@ impl TranspositionTable {
             slot.data.store(0, Ordering::Relaxed);
         }
         self.age.store(0, Ordering::Relaxed);
+        if let Some(presence) = &self.presence {
+            presence.clear();
+        }
     }
 
     /// Marks the start of a new search: entries from earlier searches are replaced first.
@@ -217,6 +235,23 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// False when the table surely lacks the key, so that a probe would miss: it costs
+    /// a read of a filter the cache holds, where the probe would go to memory. True
+    /// when the key may be there, or the table has no filter.
+    #[inline]
+    #[must_use]
+    pub fn may_hold(&self, key: Key) -> bool {
+        self.presence.as_ref().is_none_or(|p| p.may_hold(key))
+    }
+
+    /// Keeps the filter useful: see [`Presence::refresh`]. For a search thread to call
+    /// now and then.
+    pub fn refresh_filter(&self) {
+        if let Some(presence) = &self.presence {
+            presence.refresh();
+        }
+    }
+
     /// The entry stored for this key, if any (torn entries read as absent).
     #[inline]
     #[must_use]
@@ -238,6 +273,9 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&self, key: Key, score: Score, depth: i32, bound: Bound, move_index: Option<u8>) {
         let age = self.age.load(Ordering::Relaxed) & 63;
+        if let Some(presence) = &self.presence {
+            presence.mark(key);
+        }
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -371,6 +409,23 @@ mod tests {
         );
         assert!(tt.probe(same_bucket[0]).is_some());
         assert!(tt.probe(same_bucket[4]).is_some());
+    }
+
+    #[test]
+    fn the_filter_tells_keys_surely_absent() {
+        let tt = TranspositionTable::new(1);
+        let keys: Vec<Key> = (1..200u64).map(|i| i << 40 | i).collect();
+        assert!(keys.iter().all(|&k| !tt.may_hold(k)));
+        for &k in &keys {
+            tt.store(k, Score(1), 2, Bound::Exact, None);
+        }
+        // Stored keys may be held whether or not they are still there.
+        assert!(keys.iter().all(|&k| tt.may_hold(k)));
+        tt.clear();
+        assert!(keys.iter().all(|&k| !tt.may_hold(k)));
+        // A table that the cache holds has no filter: any key may be there.
+        let near = TranspositionTable::in_cache(1);
+        assert!(keys.iter().all(|&k| near.may_hold(k)));
     }
 
     #[test]
