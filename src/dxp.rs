@@ -46,7 +46,8 @@ const MIN_CLOCK: Duration = Duration::from_millis(50);
 /// `kroon dxp`: play another program over DXP.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DxpArgs {
-    /// Wait for the peer on [ADDR:]PORT (the default, on 127.0.0.1:27531).
+    /// Wait for the peer on [ADDR:]PORT (the default, on 127.0.0.1:27531); port 0
+    /// takes one the system finds free. The address taken is shown on stderr.
     #[arg(long, value_name = "[ADDR:]PORT", conflicts_with = "connect")]
     pub listen: Option<String>,
     /// Connect to a peer listening on HOST:PORT.
@@ -166,7 +167,12 @@ pub fn run(config: &Config) -> Result<(), String> {
         Endpoint::Listen(addr) => {
             let listener =
                 TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-            log::info!("listening on {addr}");
+            // The address bound, which names the port the system chose for port 0:
+            // the peer, or whatever starts it, needs to know where to connect.
+            let addr = listener
+                .local_addr()
+                .map_or_else(|_| addr.clone(), |a| a.to_string());
+            eprintln!("listening on {addr}");
             for stream in listener.incoming() {
                 let stream = match stream {
                     Ok(s) => s,

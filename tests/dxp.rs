@@ -4,7 +4,7 @@
 use kroon::board::{Bitboard, Square};
 use kroon::game::Game;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
@@ -25,15 +25,6 @@ impl Drop for Running {
     }
 }
 
-/// A port free right now (tests run in parallel, so each asks the system for one).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kroon-dxp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -41,6 +32,8 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Starts `kroon dxp` with its stdout in the file `stdout` and its stderr beside it
+/// (see [`stderr_of`]), where a failing test can show what Kroon said.
 fn kroon(args: &[&str], stdout: &Path) -> Running {
     Running(
         Command::new(KROON)
@@ -48,10 +41,37 @@ fn kroon(args: &[&str], stdout: &Path) -> Running {
             .args(args)
             .args(["--hash", "8"])
             .stdout(std::fs::File::create(stdout).unwrap())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(stderr_of(stdout)).unwrap())
             .spawn()
             .expect("kroon starts"),
     )
+}
+
+fn stderr_of(stdout: &Path) -> PathBuf {
+    stdout.with_extension("err")
+}
+
+/// The port a Kroon started by [`kroon`] with `--listen 0` took, once it listens.
+/// Tests run in parallel: a port chosen beforehand by the test could be taken by
+/// another test before Kroon binds it.
+fn listening_port(stdout: &Path) -> u16 {
+    let path = stderr_of(stdout);
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if let Some(port) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("listening on "))
+            .and_then(|addr| addr.rsplit(':').next()?.parse().ok())
+        {
+            return port;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "kroon is not listening; its stderr:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Waits for a child to exit, failing the test after `limit`.
@@ -98,12 +118,11 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
         "# the start, and a position after 1. 32-28 18-23\nW:W31-50:B1-20\nW:W28,31,33-50:B1-17,19,20,23\n",
     )
     .unwrap();
-    let port = free_port().to_string();
     let (f_pdn, i_pdn) = (dir.join("follower.pdn"), dir.join("initiator.pdn"));
     let _follower = kroon(
         &[
             "--listen",
-            &port,
+            "0",
             "--depth",
             "3",
             "--pdn",
@@ -111,6 +130,7 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
         ],
         &dir.join("follower.out"),
     );
+    let port = listening_port(&dir.join("follower.out"));
     let mut initiator = kroon(
         &[
             "--connect",
@@ -129,8 +149,10 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
         ],
         &dir.join("initiator.out"),
     );
-    assert!(wait_exit(&mut initiator, Duration::from_secs(120)).success());
+    let status = wait_exit(&mut initiator, Duration::from_secs(120));
     let out = std::fs::read_to_string(dir.join("initiator.out")).unwrap();
+    let err = std::fs::read_to_string(dir.join("initiator.err")).unwrap_or_default();
+    assert!(status.success(), "{out}\n{err}");
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert!(lines[3].contains("score Kroon"), "{out}");
@@ -149,10 +171,12 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
 struct Peer {
     stream: TcpStream,
     buf: Vec<u8>,
+    /// Kroon's stdout file, shown (with its stderr) when it does not answer.
+    kroon_out: PathBuf,
 }
 
 impl Peer {
-    fn connect(port: u16) -> Peer {
+    fn connect(port: u16, kroon_out: &Path) -> Peer {
         let start = Instant::now();
         loop {
             match TcpStream::connect(("127.0.0.1", port)) {
@@ -163,6 +187,7 @@ impl Peer {
                     return Peer {
                         stream,
                         buf: Vec::new(),
+                        kroon_out: kroon_out.to_path_buf(),
                     };
                 }
                 Err(_) if start.elapsed() < Duration::from_secs(10) => {
@@ -201,7 +226,14 @@ impl Peer {
 
     fn recv(&mut self) -> String {
         self.recv_within(Duration::from_secs(30))
-            .expect("kroon answers")
+            .unwrap_or_else(|| {
+                let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+                panic!(
+                    "kroon did not answer; its stdout:\n{}\nits stderr:\n{}",
+                    read(&self.kroon_out),
+                    read(&stderr_of(&self.kroon_out))
+                )
+            })
     }
 
     /// The next frame that is not a CHAT, with the chats seen on the way.
@@ -251,12 +283,11 @@ fn parse_move(game: &Game, text: &str) -> kroon::board::Move {
 #[test]
 fn bad_input_is_refused_and_a_normal_game_follows() {
     let dir = temp_dir("raw");
-    let port = free_port();
     let pdn = dir.join("games.pdn");
     let _kroon = kroon(
         &[
             "--listen",
-            &port.to_string(),
+            "0",
             "--depth",
             "2",
             "--pdn",
@@ -264,7 +295,8 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
         ],
         &dir.join("out"),
     );
-    let mut peer = Peer::connect(port);
+    let port = listening_port(&dir.join("out"));
+    let mut peer = Peer::connect(port, &dir.join("out"));
 
     // Unknown type: a CHAT naming it, the session goes on.
     peer.send("X hello");
@@ -364,7 +396,7 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
     peer.send("M0000322800");
     let _ = peer.recv();
     drop(peer);
-    let mut again = Peer::connect(port);
+    let mut again = Peer::connect(port, &dir.join("out"));
     again.send(&gamereq('Z', None));
     assert_eq!(&again.recv()[..1], "A");
     drop(again);
@@ -402,16 +434,9 @@ fn pydraughts_dxp_engine_plays_a_game() {
         &["--depth", "4", "--pdn", pdn.to_str().unwrap()],
         &dir.join("out"),
     );
+    // pydraughts connects once, without retrying: wait until Kroon listens.
+    assert_eq!(listening_port(&dir.join("out")), 27531);
     for (n, (side, seed)) in [("white", "1"), ("black", "2")].into_iter().enumerate() {
-        // Kroon binds the port while pydraughts connects once: wait for it.
-        let start = Instant::now();
-        while TcpStream::connect("127.0.0.1:27531").is_err() {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "kroon is not listening"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
         let mut child = Running(
             Command::new(&python)
                 .arg(root.join("tests/interop/dxp_pydraughts.py"))
