@@ -51,10 +51,10 @@ fn stderr_of(stdout: &Path) -> PathBuf {
     stdout.with_extension("err")
 }
 
-/// The port a Kroon started by [`kroon`] with `--listen 0` took, once it listens.
-/// Tests run in parallel: a port chosen beforehand by the test could be taken by
-/// another test before Kroon binds it.
-fn listening_port(stdout: &Path) -> u16 {
+/// The port a Kroon started by [`kroon`] (its stdout in `stdout`) with `--listen 0`
+/// took, once it listens. Tests run in parallel: a port chosen beforehand by the test
+/// could be taken by another test before Kroon binds it.
+fn listening_port(kroon: &mut Running, stdout: &Path) -> u16 {
     let path = stderr_of(stdout);
     let start = Instant::now();
     loop {
@@ -65,6 +65,11 @@ fn listening_port(stdout: &Path) -> u16 {
             .and_then(|addr| addr.rsplit(':').next()?.parse().ok())
         {
             return port;
+        }
+        // A fixed port taken by another program ends Kroon at once: say so now.
+        if let Some(status) = kroon.0.try_wait().unwrap() {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            panic!("kroon ended ({status}) before listening; its stderr:\n{text}");
         }
         assert!(
             start.elapsed() < Duration::from_secs(10),
@@ -119,7 +124,7 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
     )
     .unwrap();
     let (f_pdn, i_pdn) = (dir.join("follower.pdn"), dir.join("initiator.pdn"));
-    let _follower = kroon(
+    let mut follower = kroon(
         &[
             "--listen",
             "0",
@@ -130,7 +135,7 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
         ],
         &dir.join("follower.out"),
     );
-    let port = listening_port(&dir.join("follower.out"));
+    let port = listening_port(&mut follower, &dir.join("follower.out"));
     let mut initiator = kroon(
         &[
             "--connect",
@@ -284,7 +289,7 @@ fn parse_move(game: &Game, text: &str) -> kroon::board::Move {
 fn bad_input_is_refused_and_a_normal_game_follows() {
     let dir = temp_dir("raw");
     let pdn = dir.join("games.pdn");
-    let _kroon = kroon(
+    let mut listener = kroon(
         &[
             "--listen",
             "0",
@@ -295,7 +300,7 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
         ],
         &dir.join("out"),
     );
-    let port = listening_port(&dir.join("out"));
+    let port = listening_port(&mut listener, &dir.join("out"));
     let mut peer = Peer::connect(port, &dir.join("out"));
 
     // Unknown type: a CHAT naming it, the session goes on.
@@ -430,12 +435,13 @@ fn pydraughts_dxp_engine_plays_a_game() {
     );
     let dir = temp_dir("pydraughts");
     let pdn = dir.join("games.pdn");
-    let _kroon = kroon(
+    let mut listener = kroon(
         &["--depth", "4", "--pdn", pdn.to_str().unwrap()],
         &dir.join("out"),
     );
-    // pydraughts connects once, without retrying: wait until Kroon listens.
-    assert_eq!(listening_port(&dir.join("out")), 27531);
+    // pydraughts connects once, without retrying: wait until Kroon listens. (Its
+    // port is fixed, so two runs of this suite at once collide here.)
+    assert_eq!(listening_port(&mut listener, &dir.join("out")), 27531);
     for (n, (side, seed)) in [("white", "1"), ("black", "2")].into_iter().enumerate() {
         let mut child = Running(
             Command::new(&python)
