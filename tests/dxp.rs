@@ -51,6 +51,11 @@ fn stderr_of(stdout: &Path) -> PathBuf {
     stdout.with_extension("err")
 }
 
+/// A file Kroon writes, as far as it is written (empty if not yet made).
+fn written(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
 /// The port a Kroon started by [`kroon`] (its stdout in `stdout`) with `--listen 0`
 /// took, once it listens. Tests run in parallel: a port chosen beforehand by the test
 /// could be taken by another test before Kroon binds it.
@@ -58,7 +63,9 @@ fn listening_port(kroon: &mut Running, stdout: &Path) -> u16 {
     let path = stderr_of(stdout);
     let start = Instant::now();
     loop {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        // Whether Kroon has ended, asked before reading what it wrote, which is then all.
+        let ended = kroon.0.try_wait().unwrap();
+        let text = written(&path);
         if let Some(port) = text
             .lines()
             .find_map(|l| l.strip_prefix("listening on "))
@@ -67,8 +74,7 @@ fn listening_port(kroon: &mut Running, stdout: &Path) -> u16 {
             return port;
         }
         // A fixed port taken by another program ends Kroon at once: say so now.
-        if let Some(status) = kroon.0.try_wait().unwrap() {
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if let Some(status) = ended {
             panic!("kroon ended ({status}) before listening; its stderr:\n{text}");
         }
         assert!(
@@ -95,7 +101,7 @@ fn wait_exit(child: &mut Running, limit: Duration) -> std::process::ExitStatus {
 fn wait_lines(path: &Path, n: usize, limit: Duration) -> String {
     let start = Instant::now();
     loop {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = written(path);
         if text.lines().filter(|l| l.starts_with("game ")).count() >= n {
             return text;
         }
@@ -156,7 +162,7 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
     );
     let status = wait_exit(&mut initiator, Duration::from_secs(120));
     let out = std::fs::read_to_string(dir.join("initiator.out")).unwrap();
-    let err = std::fs::read_to_string(dir.join("initiator.err")).unwrap_or_default();
+    let err = written(&dir.join("initiator.err"));
     assert!(status.success(), "{out}\n{err}");
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(lines.len(), 4, "{out}");
@@ -232,11 +238,10 @@ impl Peer {
     fn recv(&mut self) -> String {
         self.recv_within(Duration::from_secs(30))
             .unwrap_or_else(|| {
-                let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
                 panic!(
                     "kroon did not answer; its stdout:\n{}\nits stderr:\n{}",
-                    read(&self.kroon_out),
-                    read(&stderr_of(&self.kroon_out))
+                    written(&self.kroon_out),
+                    written(&stderr_of(&self.kroon_out))
                 )
             })
     }
