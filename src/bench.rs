@@ -114,6 +114,15 @@ impl SpeedupRound {
     pub fn nodes_ratio(&self) -> f64 {
         self.many.0 as f64 / self.one.0.max(1) as f64
     }
+
+    /// The threads' nodes per second per one thread's: the speed-up if their tree
+    /// were no larger. It moves far less from round to round than the speed-up,
+    /// whose noise is the size of the threads' tree, so a change in how fast the
+    /// threads run (waiting, memory) shows here first.
+    #[must_use]
+    pub fn nps_ratio(&self) -> f64 {
+        self.speedup() * self.nodes_ratio()
+    }
 }
 
 /// Times the positions to `depth` on one thread and on `threads`, `rounds` times,

@@ -52,7 +52,8 @@ pub struct BenchArgs {
     pub hash: u32,
     /// Measure the threads' speed-up instead: search the positions on one thread and on
     /// --threads in turn, this many rounds; the last line gives the median round's
-    /// time-to-depth ratio (`speedup=`) and the threads' extra nodes (`nodes-ratio=`).
+    /// time-to-depth ratio (`speedup=`), the threads' extra nodes (`nodes-ratio=`) and
+    /// their nodes per second against one thread's (`nps-ratio=`).
     #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub speedup: Option<u32>,
 }
@@ -222,12 +223,13 @@ fn run_speedup(positions: &[&str], args: &BenchArgs, rounds: usize) -> Result<()
         rounds,
         |round, r| {
             println!(
-                "round={round} time1={:.3} time{}={:.3} speedup={:.3} nodes-ratio={:.3}",
+                "round={round} time1={:.3} time{}={:.3} speedup={:.3} nodes-ratio={:.3} nps-ratio={:.3}",
                 r.one.1.as_secs_f64(),
                 args.threads,
                 r.many.1.as_secs_f64(),
                 r.speedup(),
-                r.nodes_ratio()
+                r.nodes_ratio(),
+                r.nps_ratio()
             );
         },
     )?;
@@ -235,10 +237,11 @@ fn run_speedup(positions: &[&str], args: &BenchArgs, rounds: usize) -> Result<()
         crate::bench::median(results.iter().map(f).collect())
     };
     println!(
-        "threads={} rounds={rounds} speedup={:.3} nodes-ratio={:.3}",
+        "threads={} rounds={rounds} speedup={:.3} nodes-ratio={:.3} nps-ratio={:.3}",
         args.threads,
         median(crate::bench::SpeedupRound::speedup),
-        median(crate::bench::SpeedupRound::nodes_ratio)
+        median(crate::bench::SpeedupRound::nodes_ratio),
+        median(crate::bench::SpeedupRound::nps_ratio)
     );
     Ok(())
 }

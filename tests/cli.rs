@@ -226,11 +226,14 @@ fn bench_measures_the_threads_speedup() {
         assert!(one > 0.0 && two > 0.0, "{line}");
         assert!(field(line, "speedup=") > 0.0, "{line}");
         assert!(field(line, "nodes-ratio=") > 0.0, "{line}");
+        let nps = field(line, "nps-ratio=");
+        let product = field(line, "speedup=") * field(line, "nodes-ratio=");
+        assert!((nps - product).abs() < 0.01 * nps.max(1.0), "{line}");
     }
     let summary = lines[2];
     assert!(summary.starts_with("threads=2 rounds=2 "), "{summary}");
     // The median of two rounds is their mean (each printed to 3 decimals).
-    for key in ["speedup=", "nodes-ratio="] {
+    for key in ["speedup=", "nodes-ratio=", "nps-ratio="] {
         let mean = (field(lines[0], key) + field(lines[1], key)) / 2.0;
         assert!((field(summary, key) - mean).abs() < 0.002, "{key} {text}");
     }
