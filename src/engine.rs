@@ -13,6 +13,7 @@
 //! assert!(result.best_move.is_some());
 //! ```
 
+use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::search::threads::{self, Control, SearchParams};
 use crate::search::tt::TranspositionTable;
@@ -48,6 +49,7 @@ pub struct Engine {
     handle: Option<JoinHandle<SearchResult>>,
     /// The threads of searches with more than one, made when first needed.
     workers: Option<Arc<rayon::ThreadPool>>,
+    evaluator: Evaluator,
 }
 
 impl Engine {
@@ -64,7 +66,19 @@ impl Engine {
             control: None,
             handle: None,
             workers: None,
+            evaluator: Evaluator::default(),
         }
+    }
+
+    /// The evaluation of the next searches.
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
+    }
+
+    /// The evaluation in use.
+    #[must_use]
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
     }
 
     /// The options in force.
@@ -120,6 +134,7 @@ impl Engine {
             limit,
             mode,
             threads: self.options.threads,
+            evaluator: self.evaluator.clone(),
         };
         let control = Arc::new(Control::new(limit, mode));
         if self.workers.is_none() {

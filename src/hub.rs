@@ -126,6 +126,8 @@ pub struct Session {
     level: Level,
     out: Output,
     searching: bool,
+    /// The `eval` param as last set: `learned`, `hand` or a weights file.
+    eval: String,
 }
 
 /// What the loop should do after a command.
@@ -143,6 +145,7 @@ impl Session {
             level: Level::MoveTime(1.0),
             out,
             searching: false,
+            eval: "learned".into(),
         }
     }
 
@@ -163,6 +166,11 @@ impl Session {
                 name: "hash".into(),
                 value: options.hash_mb.to_string(),
                 kind: ParamKind::Int { min: 1, max: 65536 },
+            },
+            Reply::Param {
+                name: "eval".into(),
+                value: self.eval.clone(),
+                kind: ParamKind::Str,
             },
         ]
     }
@@ -185,6 +193,14 @@ impl Session {
             }
             "hash" => {
                 self.engine.set_hash_mb(int(1, 65536)? as usize);
+                Ok(())
+            }
+            // `learned` (built in), `hand`, or a weights file; a bad file keeps the
+            // evaluation in use.
+            "eval" => {
+                let evaluator = crate::eval::Evaluator::from_name(value.trim())?;
+                self.engine.set_evaluator(evaluator);
+                self.eval = value.trim().to_string();
                 Ok(())
             }
             // Scan's size: log2 of the number of entries (16 bytes each).

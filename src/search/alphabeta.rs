@@ -9,7 +9,7 @@ use super::threads::Control;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::movegen::{generate, generate_captures, generate_quiet, has_capture};
 use crate::board::{Key, Move, Position, Side};
-use crate::eval::evaluate;
+use crate::eval::Evaluator;
 use crate::game::DrawClock;
 use std::sync::Arc;
 
@@ -102,6 +102,8 @@ pub struct Worker<'a> {
     /// worker that shares its nodes (see [`Worker::new`]).
     near_leaves: Option<TranspositionTable>,
     control: &'a Control,
+    /// The evaluation of this search (shared by its threads).
+    eval: &'a Evaluator,
     /// Keys of the game before the root and of the path from the root; the current
     /// node's key is last.
     keys: Vec<Key>,
@@ -200,6 +202,7 @@ impl<'a> Worker<'a> {
     pub fn new(
         tt: &'a TranspositionTable,
         control: &'a Control,
+        eval: &'a Evaluator,
         keys: Vec<Key>,
         pool: Option<&'a SplitPool>,
     ) -> Worker<'a> {
@@ -216,6 +219,7 @@ impl<'a> Worker<'a> {
                 .is_none()
                 .then(|| TranspositionTable::in_cache(NEAR_LEAF_MB)),
             control,
+            eval,
             keys,
             frames,
             killers: Killers::new(),
@@ -464,7 +468,7 @@ impl<'a> Worker<'a> {
         // search will not bring the score back. Captures pending are never judged so.
         let mut static_eval = None;
         if !pv_node && !capture && depth <= PRUNING.rfp_depth && !beta.is_decisive() {
-            let e = evaluate(pos);
+            let e = self.eval.evaluate(pos);
             static_eval = Some(e);
             if e - PRUNING.rfp_margin * depth >= beta.0 {
                 let static_eval = e;
@@ -482,7 +486,8 @@ impl<'a> Worker<'a> {
             && !capture
             && depth <= PRUNING.futility_depth
             && !alpha.is_decisive()
-            && static_eval.unwrap_or_else(|| evaluate(pos)) + PRUNING.futility_margin * depth
+            && static_eval.unwrap_or_else(|| self.eval.evaluate(pos))
+                + PRUNING.futility_margin * depth
                 <= alpha.0;
         let lmp_limit = if !pv_node && depth <= PRUNING.lmp_depth && !alpha.is_decisive() {
             (PRUNING.lmp_base + depth * depth) as usize
@@ -874,7 +879,7 @@ impl<'a> Worker<'a> {
             if !capture && !men_can_step(pos) {
                 return Score::loss_in(ply as u32);
             }
-            let stand = Score(evaluate(pos));
+            let stand = Score(self.eval.evaluate(pos));
             if capture
                 || !offer_exchanges
                 || stand >= beta
@@ -969,9 +974,9 @@ mod tests {
         assert!(!has_capture(&pos));
         let tt = TranspositionTable::new(1);
         let control = Control::new(Limit::Infinite, GoMode::Analyze);
-        let mut worker = Worker::new(&tt, &control, vec![pos.key()], None);
+        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
         let horizon = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, true);
-        let stand = evaluate(&pos);
+        let stand = Evaluator::Hand.evaluate(&pos);
         assert!(horizon.0 >= stand + 100, "{} against {stand}", horizon.0);
         // Deeper in the quiescence search, and with kings on the board, no offers.
         let inner = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, false);
@@ -979,7 +984,7 @@ mod tests {
         let kings = Position::from_fen("W:W21,25,37,38,K46:B18,24,26,28").unwrap();
         assert!(!has_capture(&kings));
         let horizon = worker.quiescence(&kings, -Score::INFINITE, Score::INFINITE, 0, true);
-        assert_eq!(horizon.0, evaluate(&kings));
+        assert_eq!(horizon.0, Evaluator::Hand.evaluate(&kings));
     }
 
     #[test]
@@ -998,7 +1003,7 @@ mod tests {
         let control = Control::new(Limit::Infinite, GoMode::Analyze);
         let mut keys = game.keys().to_vec();
         keys.push(child.key());
-        let mut worker = Worker::new(&tt, &control, keys, None);
+        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, keys, None);
         let score = worker.search(
             &child,
             clock,
@@ -1011,7 +1016,7 @@ mod tests {
         );
         assert_eq!(score, Score::DRAW);
         // Without the history the same position is not a draw.
-        let mut fresh = Worker::new(&tt, &control, vec![child.key()], None);
+        let mut fresh = Worker::new(&tt, &control, &Evaluator::Hand, vec![child.key()], None);
         let score = fresh.search(
             &child,
             DrawClock::start(&child),

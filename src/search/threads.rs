@@ -130,6 +130,7 @@ pub struct SearchParams {
     pub limit: Limit,
     pub mode: GoMode,
     pub threads: usize,
+    pub evaluator: crate::eval::Evaluator,
 }
 
 fn ponder_move(
@@ -220,7 +221,7 @@ pub fn run(
     let mut best: Option<Iteration> = None;
     let mut guess = None;
     let mut main = |shared: Option<&SplitPool>| {
-        let mut worker = Worker::new(tt, control, params.keys.clone(), shared);
+        let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared);
         let mut unfinished = None;
         for depth in 1..=max_depth {
             let Some(it) = worker.iterate(&root, params.clock, depth, guess) else {
@@ -253,7 +254,8 @@ pub fn run(
             for _ in 1..threads {
                 let keys = params.keys.clone();
                 let pool = &pool;
-                scope.spawn(move |_| Worker::new(tt, control, keys, Some(pool)).help());
+                let eval = &params.evaluator;
+                scope.spawn(move |_| Worker::new(tt, control, eval, keys, Some(pool)).help());
             }
             main(Some(&pool))
         }),

@@ -1,0 +1,281 @@
+//! What the learned evaluation looks at: the contents of 28 overlapping windows of
+//! the board, and a few whole-board counts. The runtime evaluation and the trainer
+//! both read a position through this module, so they cannot disagree.
+//!
+//! # Windows
+//! A window is 4 rows by 4 columns of the board: 8 playable squares, two in each
+//! row, each empty, a White man or a Black man (kings count as empty here; the
+//! dense terms see them): 3^8 = 6561 patterns. A window starts on any row 0-6 and
+//! on column 0, 2, 4 or 6, so every square lies in up to eight windows and every
+//! pair of neighbouring squares shares one. Window `w = 4 * row + column / 2`.
+//!
+//! In row `R` (squares `5R+1` to `5R+5`) the window of column `2h` holds the
+//! squares `5R+h+1` and `5R+h+2`. Its pattern index is the base-3 number whose
+//! digit `2a + b` is square `b` of its row `a`: 0 empty, 1 White man, 2 Black man.
+//!
+//! Turning the board half a turn (square n to 51 - n) maps window `(r, h)` to
+//! `(6 - r, 3 - h)` and reverses the digit order; with the colours swapped too, a
+//! White pattern becomes the Black pattern it mirrors. The evaluation is built so
+//! that the two always score opposite: see [`super::weights`].
+
+use crate::board::{Position, Side};
+
+/// Windows on the board.
+pub const WINDOWS: usize = 28;
+/// Patterns of one window: 3^8.
+pub const PATTERNS: usize = 6561;
+/// The whole-board terms: see [`Dense`].
+pub const DENSE: usize = 8;
+
+/// The whole-board terms, by their place in [`dense`]'s result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dense {
+    /// Men, White's minus Black's.
+    Men = 0,
+    Kings = 1,
+    /// Rows the men have advanced from their own back row, summed.
+    Tempo = 2,
+    /// Forward moves the men have.
+    ManMobility = 3,
+    /// Men no enemy man can stop from promoting.
+    Runaways = 4,
+    /// Squares the kings reach in one move.
+    KingMobility = 5,
+    /// A king on the long diagonal (46-5).
+    MainDiagonal = 6,
+    /// 1: the side to move (the only term that is not White's minus Black's).
+    SideToMove = 7,
+}
+
+/// Names of the dense terms, for the trainer's report.
+pub const DENSE_NAMES: [&str; DENSE] = [
+    "men",
+    "kings",
+    "tempo",
+    "man-mobility",
+    "runaways",
+    "king-mobility",
+    "main-diagonal",
+    "side-to-move",
+];
+
+/// Men at the start: the phase is the men left, 40 (middle game) to 0 (endgame).
+pub const PHASE_MEN: i32 = 40;
+
+/// The first bit of row `r` in the padded layout (bit = index + index / 10).
+const fn row_bit(r: usize) -> u32 {
+    (5 * r + r / 2) as u32
+}
+
+/// A 5-bit row as the base-3 number of its squares (digit j = bit j).
+const TERNARY5: [u16; 32] = {
+    let mut t = [0u16; 32];
+    let mut x = 0;
+    while x < 32 {
+        let (mut v, mut p, mut j) = (0u16, 1u16, 0);
+        while j < 5 {
+            if x >> j & 1 == 1 {
+                v += p;
+            }
+            p *= 3;
+            j += 1;
+        }
+        t[x] = v;
+        x += 1;
+    }
+    t
+};
+
+/// For a row's base-3 number (0-242) and a window column `h` (0-3): the two squares
+/// `h` and `h + 1` as a base-3 number (0-8).
+const PAIR: [[u8; 4]; 243] = {
+    let mut t = [[0u8; 4]; 243];
+    let mut v = 0;
+    while v < 243 {
+        let mut h = 0;
+        let mut d = v;
+        while h < 4 {
+            t[v][h] = (d % 9) as u8;
+            d /= 3;
+            h += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// The window a window becomes when the board turns half a turn.
+#[must_use]
+pub const fn rotated_window(w: usize) -> usize {
+    let (r, h) = (w / 4, w % 4);
+    4 * (6 - r) + (3 - h)
+}
+
+/// The pattern a pattern becomes with the board turned and the colours swapped
+/// (digits reversed, 1 and 2 exchanged): its mirror for the other side.
+pub static MIRROR: [u16; PATTERNS] = {
+    let mut t = [0u16; PATTERNS];
+    let mut i = 0;
+    while i < PATTERNS {
+        let (mut d, mut k, mut m) = (i, 0, 0usize);
+        let p = [1usize, 3, 9, 27, 81, 243, 729, 2187];
+        while k < 8 {
+            let digit = d % 3;
+            let swapped = if digit == 0 { 0 } else { 3 - digit };
+            m += swapped * p[7 - k];
+            d /= 3;
+            k += 1;
+        }
+        t[i] = m as u16;
+        i += 1;
+    }
+    t
+};
+
+/// The pattern index of every window, from White's and Black's men in the padded
+/// layout.
+#[must_use]
+#[inline]
+pub fn window_indices(white_men: u64, black_men: u64) -> [u16; WINDOWS] {
+    let mut pairs = [[0u8; 4]; 10];
+    for (r, pair) in pairs.iter_mut().enumerate() {
+        let w = (white_men >> row_bit(r)) as usize & 31;
+        let b = (black_men >> row_bit(r)) as usize & 31;
+        *pair = PAIR[usize::from(TERNARY5[w] + 2 * TERNARY5[b])];
+    }
+    let mut out = [0u16; WINDOWS];
+    for r in 0..7 {
+        for h in 0..4 {
+            out[4 * r + h] = u16::from(pairs[r][h])
+                + 9 * u16::from(pairs[r + 1][h])
+                + 81 * u16::from(pairs[r + 2][h])
+                + 729 * u16::from(pairs[r + 3][h]);
+        }
+    }
+    out
+}
+
+/// The game phase: men on the board, at most [`PHASE_MEN`].
+#[must_use]
+#[inline]
+pub fn phase(pos: &Position) -> i32 {
+    ((pos.side_bits(Side::White) | pos.side_bits(Side::Black)) & !pos.king_bits())
+        .count_ones()
+        .min(PHASE_MEN as u32) as i32
+}
+
+/// The dense terms, White's minus Black's (but [`Dense::SideToMove`]).
+#[must_use]
+#[inline]
+pub fn dense(pos: &Position) -> [i32; DENSE] {
+    use super::hand::{king_reach, man_moves, runaways, MAIN_DIAGONAL};
+    let white = pos.side_bits(Side::White);
+    let black = pos.side_bits(Side::Black);
+    let kings = pos.king_bits();
+    let empty = pos.empty().0;
+    let (wm, bm, wk, bk) = (white & !kings, black & !kings, white & kings, black & kings);
+    let count = |b: u64| b.count_ones() as i32;
+    let mut d = [0i32; DENSE];
+    d[Dense::Men as usize] = count(wm) - count(bm);
+    d[Dense::Kings as usize] = count(wk) - count(bk);
+    // Rows from the own back row: White's row 9 is 0, Black's row 0 is 0.
+    let mut tempo = 0;
+    for r in 0..10 {
+        let row = 0b11111u64 << row_bit(r);
+        tempo += (9 - r as i32) * count(wm & row) - r as i32 * count(bm & row);
+    }
+    d[Dense::Tempo as usize] = tempo;
+    d[Dense::ManMobility as usize] = man_moves::<false>(wm, empty) - man_moves::<true>(bm, empty);
+    let mut runners = 0;
+    runaways::<false>(wm, bm, empty, |_| runners += 1);
+    runaways::<true>(bm, wm, empty, |_| runners -= 1);
+    d[Dense::Runaways as usize] = runners;
+    if kings != 0 {
+        d[Dense::KingMobility as usize] = king_reach(wk, empty) - king_reach(bk, empty);
+        d[Dense::MainDiagonal as usize] =
+            i32::from(wk & MAIN_DIAGONAL != 0) - i32::from(bk & MAIN_DIAGONAL != 0);
+    }
+    d[Dense::SideToMove as usize] = 1;
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    /// The pattern of window `w` the slow way, square by square.
+    fn slow_index(pos: &Position, w: usize) -> u16 {
+        let (r, h) = (w / 4, w % 4);
+        let mut index = 0u16;
+        for k in (0..8).rev() {
+            let (a, b) = (k / 2, k % 2);
+            let n = (5 * (r + a) + h + b + 1) as u8;
+            let sq = Square::new(n).unwrap();
+            let digit = match pos.piece_at(sq) {
+                Some(crate::board::Piece::Man(Side::White)) => 1,
+                Some(crate::board::Piece::Man(Side::Black)) => 2,
+                _ => 0,
+            };
+            index = index * 3 + digit;
+        }
+        index
+    }
+
+    fn random_positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut seed = 11u64;
+        for _ in 0..20 {
+            let mut p = Position::initial();
+            for _ in 0..100 {
+                let moves = crate::board::movegen::legal_moves(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                out.push(p);
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                p = p.play(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fast_indices_match_the_squares() {
+        for p in random_positions() {
+            let kings = p.king_bits();
+            let fast = window_indices(
+                p.side_bits(Side::White) & !kings,
+                p.side_bits(Side::Black) & !kings,
+            );
+            for (w, &index) in fast.iter().enumerate() {
+                assert_eq!(index, slow_index(&p, w), "{} window {w}", p.to_fen());
+            }
+        }
+    }
+
+    #[test]
+    fn mirror_is_the_turned_board_with_colours_swapped() {
+        for p in random_positions() {
+            let flipped = super::super::flip(&p);
+            for w in 0..WINDOWS {
+                assert_eq!(
+                    slow_index(&flipped, rotated_window(w)),
+                    MIRROR[usize::from(slow_index(&p, w))],
+                    "{}",
+                    p.to_fen()
+                );
+            }
+            let (d, e) = (dense(&p), dense(&flipped));
+            for k in 0..DENSE - 1 {
+                assert_eq!(d[k], -e[k], "{} term {}", p.to_fen(), DENSE_NAMES[k]);
+            }
+        }
+        assert!((0..PATTERNS).all(|i| usize::from(MIRROR[usize::from(MIRROR[i])]) == i));
+        assert!(
+            (0..WINDOWS).all(|w| rotated_window(rotated_window(w)) == w && rotated_window(w) != w)
+        );
+    }
+}

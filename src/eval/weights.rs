@@ -1,0 +1,199 @@
+//! The learned evaluation's weights and their file.
+//!
+//! The weights are the trainer's parameters: for each window and pattern a value
+//! for the middle game and one for the endgame, seen from White's side; and for
+//! each dense term of [`super::pattern`] the same pair. The evaluation scores White's
+//! patterns with them and subtracts Black's, each Black pattern read as the White
+//! pattern it mirrors, so a position and its colour-flipped mirror always score
+//! opposite (see [`super::learned`]).
+//!
+//! File (little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0-7 | magic `KROONEVL` |
+//! | 8-11 | format version (1) |
+//! | 12-15, 16-19, 20-23 | windows (28), patterns per window (6561), dense terms (8) |
+//! | 24-27 | units per hundredth of a man ([`SCALE`]) |
+//! | 28-31 | reserved (0) |
+//! | then | windows x patterns pairs of `i16` (middle game, endgame), window by window |
+//! | then | dense-term pairs of `i16` |
+//! | last 8 | FNV-1a 64 checksum of everything before it |
+
+use super::pattern::{DENSE, PATTERNS, WINDOWS};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"KROONEVL";
+const VERSION: u32 = 1;
+/// Weights are stored in eighths of a hundredth of a man: a pattern worth a fraction
+/// of a hundredth still counts, and the sum of 28 windows stays exact.
+pub const SCALE: i32 = 8;
+const HEADER: usize = 32;
+/// The size of every version-1 file.
+pub const FILE_SIZE: usize = HEADER + (WINDOWS * PATTERNS + DENSE) * 4 + 8;
+
+/// Middle-game and endgame values of one weight, in 1/[`SCALE`] hundredths.
+pub type Pair = [i16; 2];
+
+/// The weights of the learned evaluation.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Weights {
+    /// Window `w`, pattern `i` at `w * PATTERNS + i`.
+    pub patterns: Vec<Pair>,
+    pub dense: [Pair; DENSE],
+}
+
+impl std::fmt::Debug for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Weights {{ dense: {:?}, .. }}", self.dense)
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+impl Weights {
+    /// All zero.
+    #[must_use]
+    pub fn zero() -> Weights {
+        Weights {
+            patterns: vec![[0, 0]; WINDOWS * PATTERNS],
+            dense: [[0, 0]; DENSE],
+        }
+    }
+
+    /// The file's bytes.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_SIZE);
+        out.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            WINDOWS as u32,
+            PATTERNS as u32,
+            DENSE as u32,
+            SCALE as u32,
+            0,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for pair in self.patterns.iter().chain(self.dense.iter()) {
+            out.extend_from_slice(&pair[0].to_le_bytes());
+            out.extend_from_slice(&pair[1].to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a file's bytes; the error says what is wrong.
+    pub fn decode(bytes: &[u8]) -> Result<Weights, String> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err("not a Kroon weights file (no KROONEVL header)".into());
+        }
+        let version = u32_at(bytes, 8);
+        if version != VERSION {
+            return Err(format!(
+                "weights format version {version}; this Kroon reads version {VERSION}"
+            ));
+        }
+        let shape = [
+            u32_at(bytes, 12),
+            u32_at(bytes, 16),
+            u32_at(bytes, 20),
+            u32_at(bytes, 24),
+        ];
+        let expected = [WINDOWS as u32, PATTERNS as u32, DENSE as u32, SCALE as u32];
+        if shape != expected {
+            return Err(format!(
+                "weights for {} windows of {} patterns, {} dense terms, scale {}; this Kroon has {}, {}, {}, {}",
+                shape[0], shape[1], shape[2], shape[3], expected[0], expected[1], expected[2], expected[3]
+            ));
+        }
+        if bytes.len() != FILE_SIZE {
+            return Err(format!(
+                "{} bytes where a weights file has {FILE_SIZE} (truncated or padded)",
+                bytes.len()
+            ));
+        }
+        let (body, sum) = bytes.split_at(FILE_SIZE - 8);
+        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err("checksum mismatch: the weights file is corrupt".into());
+        }
+        let mut pairs = body[HEADER..].chunks_exact(4).map(|c| {
+            [
+                i16::from_le_bytes([c[0], c[1]]),
+                i16::from_le_bytes([c[2], c[3]]),
+            ]
+        });
+        let patterns: Vec<Pair> = pairs.by_ref().take(WINDOWS * PATTERNS).collect();
+        let mut dense = [[0, 0]; DENSE];
+        for d in &mut dense {
+            *d = pairs.next().expect("the size was checked");
+        }
+        Ok(Weights { patterns, dense })
+    }
+
+    /// Reads a weights file; the error names it.
+    pub fn load(path: &Path) -> Result<Weights, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Weights::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Writes a weights file (through a temporary file, so a reader never sees half
+    /// of one).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, self.encode())
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Weights {
+        let mut w = Weights::zero();
+        for (i, p) in w.patterns.iter_mut().enumerate() {
+            *p = [(i % 977) as i16 - 400, -((i % 313) as i16)];
+        }
+        w.dense[0] = [800, 900];
+        w.dense[7] = [-3, 4];
+        w
+    }
+
+    #[test]
+    fn weights_round_trip() {
+        let w = sample();
+        let bytes = w.encode();
+        assert_eq!(bytes.len(), FILE_SIZE);
+        assert_eq!(Weights::decode(&bytes), Ok(w));
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let bytes = sample().encode();
+        let mut flipped = bytes.clone();
+        flipped[1000] ^= 1;
+        assert!(Weights::decode(&flipped).unwrap_err().contains("checksum"));
+        assert!(Weights::decode(&bytes[..bytes.len() - 1])
+            .unwrap_err()
+            .contains("truncated"));
+        let mut version = bytes.clone();
+        version[8] = 2;
+        assert!(Weights::decode(&version).unwrap_err().contains("version 2"));
+        assert!(Weights::decode(b"hello")
+            .unwrap_err()
+            .contains("not a Kroon"));
+        assert!(Weights::decode(&[]).is_err());
+    }
+}
