@@ -47,3 +47,4 @@ pub mod openings;
 pub mod pdn;
 pub mod search;
 pub mod text;
+pub mod training;

@@ -21,6 +21,9 @@ use crate::engine::{Engine, EngineOptions, Limit};
 use crate::game::Game;
 use std::collections::HashSet;
 
+/// `openings/3-move.fen`, built in: the default start positions of self-play.
+pub const THREE_MOVE: &str = include_str!("../openings/3-move.fen");
+
 /// A start position and the moves that reach it from the initial position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opening {

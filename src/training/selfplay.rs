@@ -1,0 +1,348 @@
+//! `kroon selfplay`: Kroon plays itself and keeps the quiet positions of its games,
+//! each with the game's result and the search's score, as training data
+//! (see [`super::data`] for the file).
+//!
+//! Games are numbered; game `g` belongs to shard `g % N` of `--shard I/N`, and its
+//! opening, random early moves and node budgets all come from `(seed, g)`. A game
+//! is played on one thread with a fresh table, so it is the same game whenever and
+//! wherever it is played: a stopped run resumes by skipping the games the file
+//! already holds, and shards of one seed never overlap.
+
+use super::data::{Outcome, Record, RunHeader, BLOCK, SCORE_LIMIT};
+use crate::board::movegen::has_capture;
+use crate::board::{Position, Side};
+use crate::engine::{Engine, EngineOptions, Limit, Score};
+use crate::eval::Evaluator;
+use crate::game::{Game, GameResult};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// A game still going after this many plies is scored a draw (the draw rules end
+/// nearly every game long before).
+const MAX_PLIES: usize = 400;
+/// Each move's node budget is drawn between these fractions of `--nodes`, so that
+/// games from one opening differ.
+const NODE_JITTER: (f64, f64) = (0.75, 1.25);
+/// Table per game: a few thousand nodes a move fill little of it.
+const HASH_MB: usize = 2;
+
+/// What a self-play run is.
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    pub out: PathBuf,
+    pub games: u64,
+    pub nodes: u32,
+    pub openings: Vec<Position>,
+    pub random_plies: u32,
+    pub seed: u64,
+    pub shard: u16,
+    pub shards: u16,
+    pub threads: usize,
+    pub evaluator: Evaluator,
+    pub progress: bool,
+}
+
+/// SplitMix64: a small, well-mixed generator for per-game random choices.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64, game: u64) -> Rng {
+        let mut rng = Rng(seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        rng.next();
+        rng
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Neither side has a capture: the evaluation is trained on such positions only,
+/// as the search calls it on no others.
+fn is_quiet(pos: &Position) -> bool {
+    !has_capture(pos) && !has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()))
+}
+
+fn stored_score(score: Score) -> i16 {
+    let s = match score.decisive_plies() {
+        Some(p) if p >= 0 => SCORE_LIMIT,
+        Some(_) => -SCORE_LIMIT,
+        None => score.0.clamp(-SCORE_LIMIT, SCORE_LIMIT),
+    };
+    s as i16
+}
+
+/// Plays game `number` and returns its records (possibly none).
+fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<Record> {
+    let mut rng = Rng::new(config.seed, number);
+    let opening = config.openings[rng.below(config.openings.len())];
+    let mut game = Game::from_position(opening);
+    for _ in 0..config.random_plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len())];
+        game.play(mv).expect("a generated move is legal");
+    }
+    engine.new_game();
+    let mut kept: Vec<(Position, i16, usize)> = Vec::new();
+    let result = loop {
+        if let Some(result) = game.result() {
+            break result;
+        }
+        if game.moves().len() >= MAX_PLIES {
+            break GameResult::Draw(crate::game::DrawReason::TwentyFiveMoves);
+        }
+        let jitter = NODE_JITTER.0 + (NODE_JITTER.1 - NODE_JITTER.0) * rng.unit();
+        let nodes = (f64::from(config.nodes) * jitter).max(1.0) as u64;
+        let found = engine.search_blocking(&game, Limit::Nodes(nodes));
+        let Some(mv) = found.best_move else {
+            break game
+                .result()
+                .unwrap_or(GameResult::Win(game.side_to_move().opponent()));
+        };
+        let pos = *game.position();
+        // A forced move is played without a search (depth 0): no score to keep.
+        if found.depth > 0 && is_quiet(&pos) {
+            kept.push((pos, stored_score(found.score), game.moves().len()));
+        }
+        game.play(mv).expect("the search plays legal moves");
+    };
+    kept.into_iter()
+        .map(|(position, score, ply)| Record {
+            position,
+            outcome: match result {
+                GameResult::Draw(_) => Outcome::Draw,
+                GameResult::Win(side) if side == position.side_to_move() => Outcome::Win,
+                GameResult::Win(_) => Outcome::Loss,
+            },
+            ply: ply.min(255) as u8,
+            score,
+            game: number as u32,
+        })
+        .collect()
+}
+
+/// The games of this run the file already holds (those after a header of the same
+/// run), and whether it ends in a partial block to cut off.
+fn finished_games(
+    config: &SelfplayConfig,
+    header: RunHeader,
+) -> Result<(HashSet<u32>, u64), String> {
+    let mut done = HashSet::new();
+    if !config.out.exists() {
+        return Ok((done, 0));
+    }
+    let mut ours = false;
+    let summary = super::data::read_file(&config.out, |block| match block {
+        super::data::Block::Header(h) => ours = *h == header,
+        super::data::Block::Record(r) => {
+            if ours {
+                done.insert(r.game);
+            }
+        }
+    })?;
+    if summary.truncated > 0 {
+        eprintln!(
+            "{}: cutting off a partial block of {} bytes (a run stopped while writing)",
+            config.out.display(),
+            summary.truncated
+        );
+    }
+    Ok((done, summary.blocks * BLOCK as u64))
+}
+
+/// Totals for the progress line and the final report.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    positions: u64,
+    white_wins: u64,
+    draws: u64,
+    black_wins: u64,
+}
+
+fn progress_line(t: &Tally, total: u64, start: Instant) -> String {
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    let rate = t.games as f64 / secs;
+    let eta = if t.games > 0 && total > t.games {
+        format_duration(Duration::from_secs_f64((total - t.games) as f64 / rate))
+    } else {
+        "-".into()
+    };
+    format!(
+        "games {}/{} (+{} ={} -{}) positions {} ({:.0}/s) elapsed {} eta {}",
+        t.games,
+        total,
+        t.white_wins,
+        t.draws,
+        t.black_wins,
+        t.positions,
+        t.positions as f64 / secs,
+        format_duration(start.elapsed()),
+        eta
+    )
+}
+
+fn format_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// Runs self-play to the end (or until every game of the shard is in the file).
+pub fn run(config: &SelfplayConfig) -> Result<(), String> {
+    if config.openings.is_empty() {
+        return Err("no opening positions".into());
+    }
+    let header = RunHeader {
+        seed: config.seed,
+        shard: config.shard,
+        shards: config.shards,
+        nodes: config.nodes,
+    };
+    let (done, keep_bytes) = finished_games(config, header)?;
+    let todo: Vec<u64> = (0..config.games)
+        .map(|i| i * u64::from(config.shards) + u64::from(config.shard))
+        .filter(|g| !done.contains(&(*g as u32)))
+        .collect();
+    if !done.is_empty() {
+        eprintln!(
+            "{}: resuming, {} games of this run already there",
+            config.out.display(),
+            done.len()
+        );
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&config.out)
+        .map_err(|e| format!("{}: {e}", config.out.display()))?;
+    file.set_len(keep_bytes)
+        .map_err(|e| format!("{}: {e}", config.out.display()))?;
+    let mut out = file;
+    out.write_all(&header.encode())
+        .map_err(|e| format!("{}: {e}", config.out.display()))?;
+
+    let todo = Arc::new(todo);
+    let next = Arc::new(AtomicU64::new(0));
+    let (send, receive) = mpsc::channel::<(u64, Vec<Record>)>();
+    let workers: Vec<_> = (0..config.threads.max(1))
+        .map(|_| {
+            let (config, todo, next, send) = (
+                config.clone(),
+                Arc::clone(&todo),
+                Arc::clone(&next),
+                send.clone(),
+            );
+            std::thread::spawn(move || {
+                let mut engine = Engine::new(EngineOptions {
+                    threads: 1,
+                    hash_mb: HASH_MB,
+                });
+                engine.set_evaluator(config.evaluator.clone());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(&number) = todo.get(i) else { break };
+                    let records = play_game(&config, &mut engine, number);
+                    if send.send((number, records)).is_err() {
+                        break;
+                    }
+                }
+            })
+        })
+        .collect();
+    drop(send);
+
+    let start = Instant::now();
+    let mut tally = Tally::default();
+    let mut last_report = Instant::now();
+    let total = todo.len() as u64;
+    for (_, records) in receive {
+        let blocks: Vec<[u8; BLOCK]> = records.iter().map(Record::encode).collect();
+        // One write per game: a run killed between games keeps whole games only.
+        out.write_all(&blocks.concat())
+            .map_err(|e| format!("{}: {e}", config.out.display()))?;
+        tally.games += 1;
+        tally.positions += records.len() as u64;
+        if let Some(r) = records.first() {
+            let white_view = if r.position.side_to_move() == Side::White {
+                r.outcome
+            } else {
+                match r.outcome {
+                    Outcome::Win => Outcome::Loss,
+                    Outcome::Loss => Outcome::Win,
+                    Outcome::Draw => Outcome::Draw,
+                }
+            };
+            match white_view {
+                Outcome::Win => tally.white_wins += 1,
+                Outcome::Draw => tally.draws += 1,
+                Outcome::Loss => tally.black_wins += 1,
+            }
+        }
+        if config.progress && last_report.elapsed() >= Duration::from_secs(1) {
+            eprint!("\r{}", progress_line(&tally, total, start));
+            last_report = Instant::now();
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    if config.progress {
+        eprintln!("\r{}", progress_line(&tally, total, start));
+    }
+    println!(
+        "{} games, {} positions written to {} in {}",
+        tally.games,
+        tally.positions,
+        config.out.display(),
+        format_duration(start.elapsed())
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_numbers_depend_on_seed_and_game() {
+        let a: Vec<u64> = (0..4).map(|_| Rng::new(1, 2).next()).collect();
+        assert!(a.windows(2).all(|w| w[0] == w[1]));
+        assert_ne!(Rng::new(1, 2).next(), Rng::new(1, 3).next());
+        assert_ne!(Rng::new(1, 2).next(), Rng::new(2, 2).next());
+        let mut r = Rng::new(5, 5);
+        assert!((0..1000).all(|_| (0.0..1.0).contains(&r.unit())));
+    }
+
+    #[test]
+    fn quiet_means_no_capture_for_either_side() {
+        assert!(is_quiet(&Position::initial()));
+        // White to move, but Black's man on 23 could take 28.
+        let p: Position = "W:W28,40:B23,5".parse().unwrap();
+        assert!(has_capture(&p));
+        let q: Position = "W:W39,40:B23,5".parse().unwrap();
+        assert!(is_quiet(&q));
+        // White cannot take 23 (19 is taken), but Black could take 28.
+        let r: Position = "W:W28,40:B23,19,5".parse().unwrap();
+        assert!(!has_capture(&r));
+        assert!(!is_quiet(&r));
+    }
+}

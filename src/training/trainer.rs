@@ -1,0 +1,523 @@
+//! `kroon train`: fits the learned evaluation's weights to self-play positions.
+//!
+//! The model is the evaluation itself, in floating point: pattern weights for the
+//! 28 windows and the dense terms, each a middle-game and an endgame value blended
+//! by the men left, Black's patterns scored as White's mirrors, the king-ending
+//! divisor of the hand evaluation, and a side-to-move term. Its score `s` predicts
+//! the game's result through `sigmoid(s / K)`; the target blends the result with the
+//! search's score, `lambda * result + (1 - lambda) * sigmoid(score / K)`, and the loss
+//! is their cross-entropy. `K` is fitted first, so that the search's scores predict
+//! the results best: the learned evaluation then keeps the scale of the scores the
+//! search's margins were tuned for (hundredths of a man).
+//!
+//! Adam over minibatches, the gradient of each batch shared among threads; the
+//! positions of a share of the games (chosen by the game's number) are held out to
+//! measure the loss on games the weights never saw. The same seed and data give the
+//! same weights for the same number of threads.
+
+use super::data::{read_file, Block};
+use crate::board::Side;
+use crate::eval::hand::king_ending_divisor;
+use crate::eval::pattern::{
+    dense, phase, rotated_window, window_indices, DENSE, DENSE_NAMES, MIRROR, PATTERNS, PHASE_MEN,
+    WINDOWS,
+};
+use crate::eval::weights::{Weights, SCALE};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What a training run is.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: u32,
+    /// Weight of the game's result in the target (the rest is the search's score).
+    pub lambda: f32,
+    /// Share of the games held out for validation.
+    pub validation: f64,
+    pub seed: u64,
+    /// Adam's step size, in hundredths of a man.
+    pub learning_rate: f32,
+    pub batch: usize,
+    /// L2 penalty on the pattern weights, per position.
+    pub l2: f32,
+    pub threads: usize,
+    /// Start from these weights instead of material alone.
+    pub init: Option<Weights>,
+    /// The logistic scale; fitted to the data when None.
+    pub scale: Option<f32>,
+}
+
+/// One training position, reduced to what the model reads.
+#[derive(Clone, Copy)]
+struct Sample {
+    windows: [u16; WINDOWS],
+    dense: [i16; DENSE],
+    /// Men left, at most 40.
+    phase: u8,
+    white_to_move: bool,
+    /// The king-ending divisor when White is ahead and when Black is.
+    divisor: [u8; 2],
+    /// The game's result for the side to move: 0, 0.5 or 1.
+    result: f32,
+    /// The search's score for the side to move.
+    score: f32,
+}
+
+impl Sample {
+    fn new(record: &super::data::Record) -> Sample {
+        let pos = &record.position;
+        let kings = pos.king_bits();
+        let d = dense(pos);
+        Sample {
+            windows: window_indices(
+                pos.side_bits(Side::White) & !kings,
+                pos.side_bits(Side::Black) & !kings,
+            ),
+            dense: d.map(|x| x as i16),
+            phase: phase(pos) as u8,
+            white_to_move: pos.side_to_move() == Side::White,
+            divisor: [
+                king_ending_divisor(pos, true) as u8,
+                king_ending_divisor(pos, false) as u8,
+            ],
+            result: record.outcome.value(),
+            score: f32::from(record.score),
+        }
+    }
+}
+
+/// Model parameters in hundredths of a man: pattern pairs, then dense pairs.
+struct Params(Vec<f32>);
+
+const PATTERN_PARAMS: usize = WINDOWS * PATTERNS * 2;
+const PARAMS: usize = PATTERN_PARAMS + DENSE * 2;
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Params {
+    fn from_weights(w: &Weights) -> Params {
+        let scale = SCALE as f32;
+        let mut p = Vec::with_capacity(PARAMS);
+        for pair in w.patterns.iter().chain(w.dense.iter()) {
+            p.push(f32::from(pair[0]) / scale);
+            p.push(f32::from(pair[1]) / scale);
+        }
+        Params(p)
+    }
+
+    fn material() -> Params {
+        let mut w = Weights::zero();
+        w.dense[0] = [(100 * SCALE) as i16, (100 * SCALE) as i16];
+        w.dense[1] = [(300 * SCALE) as i16, (300 * SCALE) as i16];
+        Params::from_weights(&w)
+    }
+
+    fn to_weights(&self) -> Weights {
+        let q = |v: f32| (v * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let mut w = Weights::zero();
+        for (k, pair) in w.patterns.iter_mut().enumerate() {
+            *pair = [q(self.0[2 * k]), q(self.0[2 * k + 1])];
+        }
+        for (k, pair) in w.dense.iter_mut().enumerate() {
+            let at = PATTERN_PARAMS + 2 * k;
+            *pair = [q(self.0[at]), q(self.0[at + 1])];
+        }
+        w
+    }
+
+    /// The model's score for the side to move, and d(score)/d(White's raw score).
+    fn score(&self, s: &Sample) -> (f32, f32) {
+        let p = &self.0;
+        let phi = f32::from(s.phase) / PHASE_MEN as f32;
+        let (mut mg, mut eg) = (0.0f32, 0.0f32);
+        for (w, &i) in s.windows.iter().enumerate() {
+            let own = 2 * (w * PATTERNS + usize::from(i));
+            let theirs = 2 * (rotated_window(w) * PATTERNS + usize::from(MIRROR[usize::from(i)]));
+            mg += p[own] - p[theirs];
+            eg += p[own + 1] - p[theirs + 1];
+        }
+        for k in 0..DENSE - 1 {
+            let x = f32::from(s.dense[k]);
+            mg += x * p[PATTERN_PARAMS + 2 * k];
+            eg += x * p[PATTERN_PARAMS + 2 * k + 1];
+        }
+        let raw = phi * mg + (1.0 - phi) * eg;
+        let divisor = s.divisor[usize::from(raw <= 0.0)];
+        let factor = if divisor == 0 {
+            0.0
+        } else {
+            1.0 / f32::from(divisor)
+        };
+        let sign = if s.white_to_move { 1.0 } else { -1.0 };
+        let stm = PATTERN_PARAMS + 2 * (DENSE - 1);
+        let tempo = phi * p[stm] + (1.0 - phi) * p[stm + 1];
+        (sign * raw * factor + tempo, sign * factor)
+    }
+
+    /// Adds the gradient of one sample's loss (`g` = dLoss/dScore) to `grad`.
+    fn add_gradient(s: &Sample, g: f32, d_raw: f32, grad: &mut [f32]) {
+        let phi = f32::from(s.phase) / PHASE_MEN as f32;
+        let gr = g * d_raw;
+        let (gm, ge) = (gr * phi, gr * (1.0 - phi));
+        if gr != 0.0 {
+            for (w, &i) in s.windows.iter().enumerate() {
+                let own = 2 * (w * PATTERNS + usize::from(i));
+                let theirs =
+                    2 * (rotated_window(w) * PATTERNS + usize::from(MIRROR[usize::from(i)]));
+                grad[own] += gm;
+                grad[own + 1] += ge;
+                grad[theirs] -= gm;
+                grad[theirs + 1] -= ge;
+            }
+            for k in 0..DENSE - 1 {
+                let x = f32::from(s.dense[k]);
+                grad[PATTERN_PARAMS + 2 * k] += gm * x;
+                grad[PATTERN_PARAMS + 2 * k + 1] += ge * x;
+            }
+        }
+        let stm = PATTERN_PARAMS + 2 * (DENSE - 1);
+        grad[stm] += g * phi;
+        grad[stm + 1] += g * (1.0 - phi);
+    }
+}
+
+/// Cross-entropy of a prediction against a target in [0, 1].
+fn cross_entropy(p: f32, t: f32) -> f32 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Reads the files: (training, validation) samples.
+fn load(config: &TrainConfig) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    let cut = (config.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
+    for path in &config.data {
+        let mut run = 0u64;
+        let summary = read_file(path, |block| match block {
+            Block::Header(h) => run = h.seed ^ u64::from(h.shard) << 48,
+            Block::Record(r) => {
+                let sample = Sample::new(r);
+                if splitmix(run ^ splitmix(u64::from(r.game))) % 1_000_000 < cut {
+                    valid.push(sample);
+                } else {
+                    train.push(sample);
+                }
+            }
+        })?;
+        eprintln!("{}: {} positions", path.display(), summary.records);
+    }
+    if train.is_empty() {
+        return Err("no training positions in the data".into());
+    }
+    Ok((train, valid))
+}
+
+/// The logistic scale under which the search's scores best predict the results.
+fn fit_scale(samples: &[Sample]) -> f32 {
+    let loss = |k: f32| {
+        samples
+            .iter()
+            .step_by((samples.len() / 200_000).max(1))
+            .map(|s| cross_entropy(sigmoid(s.score / k), s.result))
+            .sum::<f32>()
+    };
+    // Golden-section search over a bracket wide enough for any sane score scale.
+    let (mut lo, mut hi) = (10.0f32, 2000.0f32);
+    let ratio = 0.618_034f32;
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if loss(a) < loss(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+fn target(s: &Sample, lambda: f32, k: f32) -> f32 {
+    lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k)
+}
+
+/// Mean loss over samples, using every thread.
+fn mean_loss(params: &Params, samples: &[Sample], lambda: f32, k: f32, threads: usize) -> f32 {
+    if samples.is_empty() {
+        return f32::NAN;
+    }
+    let chunk = samples.len().div_ceil(threads);
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|s| {
+                            let p = sigmoid(params.score(s).0 / k);
+                            f64::from(cross_entropy(p, target(s, lambda, k)))
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    (total / samples.len() as f64) as f32
+}
+
+/// Adam's state.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        self.t += 1;
+        let c1 = 1.0 - Self::BETA1.powi(self.t);
+        let c2 = 1.0 - Self::BETA2.powi(self.t);
+        for (((p, &g), m), v) in params
+            .iter_mut()
+            .zip(grad)
+            .zip(self.m.iter_mut())
+            .zip(self.v.iter_mut())
+        {
+            *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+            *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
+        }
+    }
+}
+
+/// One pass over the training samples in a seeded order; returns the mean loss.
+fn epoch(
+    config: &TrainConfig,
+    params: &mut Params,
+    adam: &mut Adam,
+    grads: &mut [Vec<f32>],
+    samples: &[Sample],
+    order: &[u32],
+    (k, lr): (f32, f32),
+) -> f32 {
+    let mut total = 0.0f64;
+    for batch in order.chunks(config.batch) {
+        let chunk = batch.len().div_ceil(grads.len());
+        let shared = &*params;
+        let lambda = config.lambda;
+        let losses: Vec<f64> = std::thread::scope(|scope| {
+            let handles: Vec<_> = grads
+                .iter_mut()
+                .zip(batch.chunks(chunk))
+                .map(|(grad, part)| {
+                    scope.spawn(move || {
+                        grad.fill(0.0);
+                        let mut loss = 0.0f64;
+                        for &i in part {
+                            let s = &samples[i as usize];
+                            let (score, d_raw) = shared.score(s);
+                            let p = sigmoid(score / k);
+                            let t = target(s, lambda, k);
+                            loss += f64::from(cross_entropy(p, t));
+                            Params::add_gradient(s, (p - t) / k, d_raw, grad);
+                        }
+                        loss
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("gradient thread"))
+                .collect()
+        });
+        total += losses.iter().sum::<f64>();
+        let (first, rest) = grads.split_first_mut().expect("at least one thread");
+        for other in rest.iter() {
+            for (a, b) in first.iter_mut().zip(other) {
+                *a += b;
+            }
+        }
+        let n = batch.len() as f32;
+        for (g, &p) in first.iter_mut().zip(&params.0).take(PATTERN_PARAMS) {
+            *g = *g / n + config.l2 * p;
+        }
+        for g in first.iter_mut().skip(PATTERN_PARAMS) {
+            *g /= n;
+        }
+        adam.step(&mut params.0, first, lr);
+    }
+    (total / order.len() as f64) as f32
+}
+
+/// Runs the training and writes the weights.
+pub fn run(config: &TrainConfig) -> Result<(), String> {
+    let start = Instant::now();
+    let (train, valid) = load(config)?;
+    if train.len() > u32::MAX as usize {
+        return Err("more than 4 billion positions: train on a part".into());
+    }
+    let k = config.scale.unwrap_or_else(|| fit_scale(&train));
+    println!(
+        "{} training and {} validation positions, K = {k:.1} (loaded in {:.1} s)",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let mut params = config
+        .init
+        .as_ref()
+        .map_or_else(Params::material, Params::from_weights);
+    let threads = config.threads.max(1);
+    let mut adam = Adam {
+        m: vec![0.0; PARAMS],
+        v: vec![0.0; PARAMS],
+        t: 0,
+    };
+    let mut grads = vec![vec![0.0f32; PARAMS]; threads];
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = config.seed;
+    println!(
+        "epoch 0: validation loss {:.5}",
+        mean_loss(&params, &valid, config.lambda, k, threads)
+    );
+    for e in 1..=config.epochs {
+        // Fisher-Yates with the run's seed.
+        for i in (1..order.len()).rev() {
+            rng = splitmix(rng);
+            order.swap(i, (rng % (i as u64 + 1)) as usize);
+        }
+        // Cosine decay to a twentieth of the step size.
+        let progress = (e - 1) as f32 / config.epochs.max(1) as f32;
+        let lr = config.learning_rate
+            * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+        let train_loss = epoch(
+            config,
+            &mut params,
+            &mut adam,
+            &mut grads,
+            &train,
+            &order,
+            (k, lr),
+        );
+        let valid_loss = mean_loss(&params, &valid, config.lambda, k, threads);
+        println!(
+            "epoch {e}: training loss {train_loss:.5} validation loss {valid_loss:.5} step {lr:.3} ({:.0} s)",
+            start.elapsed().as_secs_f64()
+        );
+        params.to_weights().save(&config.out)?;
+    }
+    let weights = params.to_weights();
+    weights.save(&config.out)?;
+    let terms: Vec<String> = (0..DENSE)
+        .map(|k| {
+            let [mg, eg] = weights.dense[k];
+            format!(
+                "{} {}/{}",
+                DENSE_NAMES[k],
+                i32::from(mg) / SCALE,
+                i32::from(eg) / SCALE
+            )
+        })
+        .collect();
+    println!("dense terms (middle game/endgame): {}", terms.join(", "));
+    println!("weights written to {}", config.out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::eval::learned::Learned;
+    use crate::training::data::{Outcome, Record};
+
+    #[test]
+    fn the_model_is_the_evaluation_in_play() {
+        let mut w = Weights::zero();
+        for (i, pair) in w.patterns.iter_mut().enumerate() {
+            *pair = [
+                (i * 7919 % 601) as i16 - 300,
+                (i * 104_729 % 601) as i16 - 300,
+            ];
+        }
+        w.dense = [
+            [800, 900],
+            [2400, 2000],
+            [3, 9],
+            [-5, 20],
+            [400, 300],
+            [30, 10],
+            [50, 90],
+            [40, -16],
+        ];
+        let params = Params::from_weights(&w);
+        assert!(params.to_weights() == w);
+        let learned = Learned::new(w);
+        let mut seed = 9u64;
+        for _ in 0..20 {
+            let mut p = Position::initial();
+            for _ in 0..150 {
+                let moves = crate::board::movegen::legal_moves(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                let record = Record {
+                    position: p,
+                    outcome: Outcome::Draw,
+                    ply: 0,
+                    score: 0,
+                    game: 0,
+                };
+                let model = params.score(&Sample::new(&record)).0;
+                let play = learned.evaluate(&p) as f32;
+                // The engine divides in whole numbers, three times at most.
+                assert!(
+                    (model - play).abs() <= 3.0,
+                    "{}: {model} vs {play}",
+                    p.to_fen()
+                );
+                seed = splitmix(seed);
+                p = p.play(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_scale_is_fitted_to_the_scores() {
+        // Scores of 100 win three games in four: K = 100 / ln 3.
+        let record = |score: i16, outcome| Record {
+            position: Position::initial(),
+            outcome,
+            ply: 0,
+            score,
+            game: 0,
+        };
+        let mut samples = Vec::new();
+        for _ in 0..3 {
+            samples.push(Sample::new(&record(100, Outcome::Win)));
+            samples.push(Sample::new(&record(-100, Outcome::Loss)));
+        }
+        samples.push(Sample::new(&record(100, Outcome::Loss)));
+        samples.push(Sample::new(&record(-100, Outcome::Win)));
+        let k = fit_scale(&samples);
+        assert!((k - 100.0 / 3f32.ln()).abs() < 1.0, "{k}");
+    }
+}

@@ -1,0 +1,192 @@
+//! The learning loop through the built binary, on a tiny scale: `kroon selfplay`
+//! writes, resumes and shards its data, `kroon train` fits weights to it, and the
+//! engine plays with them; damaged files are refused with a message.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn kroon(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run kroon")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh folder of this test's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kroon-training-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("make a scratch folder");
+    dir
+}
+
+fn selfplay(out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "selfplay",
+        "--out",
+        out.to_str().unwrap(),
+        "--nodes",
+        "300",
+        "--eval",
+        "hand",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    kroon(&args)
+}
+
+#[test]
+fn selfplay_then_train_then_play() {
+    let dir = scratch("loop");
+    let data = dir.join("data.bin");
+    let out = selfplay(&data, &["--games", "6", "--threads", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("6 games, "),
+        "{}",
+        text(&out.stdout)
+    );
+    let size = std::fs::metadata(&data).unwrap().len();
+    assert_eq!(size % 32, 0);
+    assert!(
+        size > 32 * 100,
+        "six games keep more than a hundred positions"
+    );
+
+    // Stopped runs resume: the same run again plays nothing new, a longer one only
+    // the games that are missing.
+    let again = selfplay(&data, &["--games", "6"]);
+    assert!(again.status.success());
+    assert!(text(&again.stderr).contains("6 games of this run already there"));
+    assert!(text(&again.stdout).starts_with("0 games, "));
+    let more = selfplay(&data, &["--games", "8"]);
+    assert!(
+        text(&more.stdout).starts_with("2 games, "),
+        "{}",
+        text(&more.stdout)
+    );
+
+    let weights = dir.join("tiny.weights");
+    let out = kroon(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("epoch 2: training loss"), "{report}");
+    assert!(report.contains("dense terms"), "{report}");
+
+    // The engine plays with the new weights through Hub.
+    let mut hub = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!(
+        "hub\ninit\nset-param name=eval value={}\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww\nlevel depth=6\ngo think\nquit\n",
+        weights.display()
+    );
+    use std::io::Write;
+    hub.stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = hub.wait_with_output().unwrap();
+    let replies = text(&out.stdout);
+    assert!(!replies.contains("error"), "{replies}");
+    assert!(
+        replies.lines().any(|l| l.starts_with("done move=")),
+        "{replies}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_split_the_games_and_concatenate() {
+    let dir = scratch("shards");
+    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    for (path, shard) in [(&a, "0/2"), (&b, "1/2")] {
+        let out = selfplay(path, &["--games", "2", "--shard", shard, "--threads", "1"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let joined = dir.join("joined.bin");
+    let mut bytes = std::fs::read(&a).unwrap();
+    bytes.extend(std::fs::read(&b).unwrap());
+    std::fs::write(&joined, bytes).unwrap();
+    let out = kroon(&[
+        "train",
+        "--data",
+        joined.to_str().unwrap(),
+        "--out",
+        dir.join("w").to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--validation",
+        "0",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let records = |p: &Path| std::fs::metadata(p).unwrap().len() / 32 - 1;
+    let expected = format!(
+        "{} training and 0 validation positions",
+        records(&a) + records(&b)
+    );
+    assert!(
+        text(&out.stdout).contains(&expected),
+        "{}",
+        text(&out.stdout)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_files_are_refused_with_a_message() {
+    let dir = scratch("damaged");
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, [7u8; 64]).unwrap();
+    let out = kroon(&[
+        "train",
+        "--data",
+        junk.to_str().unwrap(),
+        "--out",
+        "/dev/null",
+    ]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("junk.bin") && err.contains("not a"), "{err}");
+
+    let weights = dir.join("short.weights");
+    std::fs::write(&weights, b"KROONEVL").unwrap();
+    let x = dir.join("x.bin");
+    let out = kroon(&[
+        "selfplay",
+        "--out",
+        x.to_str().unwrap(),
+        "--eval",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("short.weights"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = selfplay(&dir.join("y.bin"), &["--shard", "2/2"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--shard"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
