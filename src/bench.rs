@@ -3,6 +3,7 @@
 //! it changes the search.
 
 use crate::engine::{Engine, EngineOptions, GoMode, Limit};
+use crate::eval::Evaluator;
 use crate::game::Game;
 use std::time::{Duration, Instant};
 
@@ -41,23 +42,33 @@ pub struct BenchLine {
 /// Searches every bench position to `depth`, calling `report` after each.
 /// Returns the total nodes and search time (table set-up excluded).
 pub fn run(depth: u32, report: impl FnMut(&BenchLine)) -> (u64, Duration) {
-    run_positions(&POSITIONS, depth, 1, HASH_MB as usize, report)
-        .expect("bench positions are valid")
+    run_positions(
+        &POSITIONS,
+        depth,
+        1,
+        HASH_MB as usize,
+        &Evaluator::default(),
+        report,
+    )
+    .expect("bench positions are valid")
 }
 
 /// [`run`] over other positions (FEN or Hub strings), thread counts and table sizes
-/// (MiB), to time a search; only one thread gives a reproducible node count.
+/// (MiB) and evaluations, to time a search; only one thread gives a reproducible node
+/// count.
 pub fn run_positions(
     positions: &[&str],
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    evaluator: &Evaluator,
     mut report: impl FnMut(&BenchLine),
 ) -> Result<(u64, Duration), String> {
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
     // One engine for all, as a game uses it: its threads are made once.
     let mut engine = Engine::new(EngineOptions { threads, hash_mb });
+    engine.set_evaluator(evaluator.clone());
     for &fen in positions {
         let game = parse(fen)?;
         let line = search(&mut engine, fen, &game, depth);

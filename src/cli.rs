@@ -44,7 +44,7 @@ pub struct TrainArgs {
     /// The weights file to write (after every epoch).
     #[arg(long)]
     pub out: std::path::PathBuf,
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Weight of the game's result in the target; the rest is the search's score.
     #[arg(long, default_value_t = 0.7)]
@@ -56,13 +56,14 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Adam's step size, in hundredths of a man.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     pub learning_rate: f32,
     /// Positions per step.
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
-    /// L2 penalty on the pattern weights.
-    #[arg(long, default_value_t = 1e-6)]
+    /// L2 penalty on the pattern weights (on 1.5 M positions even 1e-7 raised the
+    /// validation loss; more data is the better cure for rare patterns).
+    #[arg(long, default_value_t = 0.0)]
     pub l2: f32,
     /// Threads (default: every core).
     #[arg(long)]
@@ -207,6 +208,9 @@ pub struct BenchArgs {
     /// their nodes per second against one thread's (`nps-ratio=`).
     #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub speedup: Option<u32>,
+    /// The evaluation: `learned` (built in), `hand`, or a weights file.
+    #[arg(long, default_value = "learned")]
+    pub eval: String,
 }
 
 /// The engine's options, shared by every command that plays.
@@ -342,6 +346,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
         args.depth,
         args.threads,
         args.hash as usize,
+        &crate::eval::Evaluator::from_name(&args.eval)?,
         |line| {
             println!(
                 "{:<90} {:>8} {:>7} nodes={} time={:.3}",

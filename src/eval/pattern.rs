@@ -155,6 +155,33 @@ pub fn window_indices(white_men: u64, black_men: u64) -> [u16; WINDOWS] {
     out
 }
 
+/// `ROW_BITS[b]`: the squares of the rows whose number has bit `b` set.
+const ROW_BITS: [u64; 4] = {
+    let mut masks = [0u64; 4];
+    let mut r = 0;
+    while r < 10 {
+        let mut b = 0;
+        while b < 4 {
+            if r >> b & 1 == 1 {
+                masks[b] |= 0b11111 << row_bit(r);
+            }
+            b += 1;
+        }
+        r += 1;
+    }
+    masks
+};
+
+/// The sum of the row numbers (0-9) of the pieces, in four popcounts.
+#[inline]
+fn row_sum(pieces: u64) -> i32 {
+    ROW_BITS
+        .iter()
+        .enumerate()
+        .map(|(b, &mask)| ((pieces & mask).count_ones() as i32) << b)
+        .sum()
+}
+
 /// The game phase: men on the board, at most [`PHASE_MEN`].
 #[must_use]
 #[inline]
@@ -179,12 +206,7 @@ pub fn dense(pos: &Position) -> [i32; DENSE] {
     d[Dense::Men as usize] = count(wm) - count(bm);
     d[Dense::Kings as usize] = count(wk) - count(bk);
     // Rows from the own back row: White's row 9 is 0, Black's row 0 is 0.
-    let mut tempo = 0;
-    for r in 0..10 {
-        let row = 0b11111u64 << row_bit(r);
-        tempo += (9 - r as i32) * count(wm & row) - r as i32 * count(bm & row);
-    }
-    d[Dense::Tempo as usize] = tempo;
+    d[Dense::Tempo as usize] = 9 * count(wm) - row_sum(wm) - row_sum(bm);
     d[Dense::ManMobility as usize] = man_moves::<false>(wm, empty) - man_moves::<true>(bm, empty);
     let mut runners = 0;
     runaways::<false>(wm, bm, empty, |_| runners += 1);
@@ -268,6 +290,18 @@ mod tests {
                     p.to_fen()
                 );
             }
+            let kings = p.king_bits();
+            let slow_tempo: i32 = p
+                .pieces(Side::White)
+                .squares()
+                .chain(p.pieces(Side::Black).squares())
+                .filter(|&sq| kings & (1 << sq.bit()) == 0)
+                .map(|sq| match p.piece_at(sq) {
+                    Some(crate::board::Piece::Man(Side::White)) => 9 - i32::from(sq.row()),
+                    _ => -i32::from(sq.row()),
+                })
+                .sum();
+            assert_eq!(dense(&p)[Dense::Tempo as usize], slow_tempo);
             let (d, e) = (dense(&p), dense(&flipped));
             for k in 0..DENSE - 1 {
                 assert_eq!(d[k], -e[k], "{} term {}", p.to_fen(), DENSE_NAMES[k]);
