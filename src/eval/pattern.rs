@@ -67,39 +67,25 @@ const fn row_bit(r: usize) -> u32 {
     (5 * r + r / 2) as u32
 }
 
-/// A 5-bit row as the base-3 number of its squares (digit j = bit j).
-const TERNARY5: [u16; 32] = {
-    let mut t = [0u16; 32];
+/// For a row's White and Black men (5 bits each, `32 * white + black`): the pair
+/// of squares `h` and `h + 1` of each window column `h` (0-3) as a base-3 number
+/// (0-8), in the 16-bit lane `h` of a word. A window's index is then four rows'
+/// lanes in base 9, computed for the four columns at once.
+const ROW_LANES: [u64; 1024] = {
+    let mut t = [0u64; 1024];
     let mut x = 0;
-    while x < 32 {
-        let (mut v, mut p, mut j) = (0u16, 1u16, 0);
-        while j < 5 {
-            if x >> j & 1 == 1 {
-                v += p;
-            }
-            p *= 3;
-            j += 1;
-        }
-        t[x] = v;
-        x += 1;
-    }
-    t
-};
-
-/// For a row's base-3 number (0-242) and a window column `h` (0-3): the two squares
-/// `h` and `h + 1` as a base-3 number (0-8).
-const PAIR: [[u8; 4]; 243] = {
-    let mut t = [[0u8; 4]; 243];
-    let mut v = 0;
-    while v < 243 {
+    while x < 1024 {
+        let (white, black) = (x >> 5, x & 31);
+        let mut lanes = 0u64;
         let mut h = 0;
-        let mut d = v;
         while h < 4 {
-            t[v][h] = (d % 9) as u8;
-            d /= 3;
+            let low = (white >> h & 1) + 2 * (black >> h & 1);
+            let high = (white >> (h + 1) & 1) + 2 * (black >> (h + 1) & 1);
+            lanes |= ((low + 3 * high) as u64) << (16 * h);
             h += 1;
         }
-        v += 1;
+        t[x] = lanes;
+        x += 1;
     }
     t
 };
@@ -137,19 +123,18 @@ pub static MIRROR: [u16; PATTERNS] = {
 #[must_use]
 #[inline]
 pub fn window_indices(white_men: u64, black_men: u64) -> [u16; WINDOWS] {
-    let mut pairs = [[0u8; 4]; 10];
-    for (r, pair) in pairs.iter_mut().enumerate() {
+    let mut rows = [0u64; 10];
+    for (r, lanes) in rows.iter_mut().enumerate() {
         let w = (white_men >> row_bit(r)) as usize & 31;
         let b = (black_men >> row_bit(r)) as usize & 31;
-        *pair = PAIR[usize::from(TERNARY5[w] + 2 * TERNARY5[b])];
+        *lanes = ROW_LANES[w << 5 | b];
     }
     let mut out = [0u16; WINDOWS];
     for r in 0..7 {
+        // No lane can carry into the next: a window's index is below 6561.
+        let lanes = rows[r] + 9 * (rows[r + 1] + 9 * (rows[r + 2] + 9 * rows[r + 3]));
         for h in 0..4 {
-            out[4 * r + h] = u16::from(pairs[r][h])
-                + 9 * u16::from(pairs[r + 1][h])
-                + 81 * u16::from(pairs[r + 2][h])
-                + 729 * u16::from(pairs[r + 3][h]);
+            out[4 * r + h] = (lanes >> (16 * h)) as u16;
         }
     }
     out
