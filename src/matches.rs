@@ -9,13 +9,15 @@
 
 pub mod elo;
 pub mod engine_process;
+pub mod engine_spec;
 
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::{Position, Side};
 use crate::game::{Game, GameResult};
 use crate::pdn;
 use elo::{Sprt, SprtVerdict, Wdl};
-use engine_process::{EngineProcess, EngineSpec, Fault};
+use engine_process::{EngineProcess, Fault};
+use engine_spec::EngineSpec;
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -164,6 +166,9 @@ impl MatchConfig {
             .collect::<Result<Vec<_>, _>>()?;
         if engines.len() < 2 {
             return Err("give at least two --engine".into());
+        }
+        if let Some(e) = engines.iter().find(|e| e.is_dxp()) {
+            return Err(format!("{}: DXP engines cannot play matches yet", e.name));
         }
         let openings = match &args.openings {
             Some(path) => crate::openings::read_positions(path)?,
