@@ -3,36 +3,12 @@
 //! the match.
 
 use super::engine_spec::EngineSpec;
+use super::fault::Fault;
 use crate::hub::command::tokenize;
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-/// Why an engine lost a game without the rules deciding it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Fault {
-    /// It did not start, or failed the handshake.
-    Start(String),
-    /// The process ended (crash or exit).
-    Exited,
-    /// No answer in time (a hang or a time overrun).
-    Timeout(String),
-    /// It could not be written to.
-    Io(String),
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::Start(why) => write!(f, "failed to start: {why}"),
-            Fault::Exited => write!(f, "the engine process exited"),
-            Fault::Timeout(why) => write!(f, "{why}"),
-            Fault::Io(why) => write!(f, "cannot write to the engine: {why}"),
-        }
-    }
-}
 
 /// What one search returned.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,27 +35,16 @@ impl EngineProcess {
     /// Starts the engine and completes the handshake: `hub` .. `wait`, the
     /// `set-param`s, `init` .. `ready`.
     pub fn start(spec: &EngineSpec) -> Result<EngineProcess, Fault> {
-        let mut program = PathBuf::from(&spec.command[0]);
-        // A relative path with a directory part is meant from `dir`, like a shell in
-        // that directory would read it.
-        if let Some(dir) = &spec.dir {
-            if program.is_relative() && program.components().count() > 1 {
-                program = dir.join(program);
-            }
-        }
-        let mut command = Command::new(&program);
+        let mut command = spec.process(None);
         command
-            .args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             // Diagnostics would garble the progress line; engines talk on stdout.
             .stderr(Stdio::null());
-        if let Some(dir) = &spec.dir {
-            command.current_dir(dir);
-        }
-        let mut child = command
-            .spawn()
-            .map_err(|e| Fault::Start(format!("{}: {e}", program.display())))?;
+        let mut child = command.spawn().map_err(|e| {
+            let program = std::path::Path::new(command.get_program()).display();
+            Fault::Start(format!("{program}: {e}"))
+        })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();

@@ -13,6 +13,7 @@
 //! ```
 
 use std::path::PathBuf;
+use std::process::Command;
 
 /// Where `cmd=` takes the port Kroon chose.
 pub const PORT_MARK: &str = "{port}";
@@ -63,6 +64,29 @@ impl EngineSpec {
             .iter()
             .map(|w| w.replace(PORT_MARK, &port.to_string()))
             .collect()
+    }
+
+    /// The process to start, in `dir`; `port` fills [`PORT_MARK`]. A relative
+    /// program path with a folder part (`./scan`) is taken from `dir`, as a shell in
+    /// that folder would read it.
+    #[must_use]
+    pub fn process(&self, port: Option<u16>) -> Command {
+        let words = match port {
+            Some(port) => self.command_with_port(port),
+            None => self.command.clone(),
+        };
+        let mut program = PathBuf::from(&words[0]);
+        if let Some(dir) = &self.dir {
+            if program.is_relative() && program.components().count() > 1 {
+                program = dir.join(program);
+            }
+        }
+        let mut command = Command::new(program);
+        command.args(&words[1..]);
+        if let Some(dir) = &self.dir {
+            command.current_dir(dir);
+        }
+        command
     }
 
     /// Whether `cmd=` says where the port goes.
