@@ -371,12 +371,16 @@ impl DxpEngine {
     /// The fault for a connection that ended: the process's end when it ended.
     fn gone(&mut self, why: String) -> Fault {
         self.closed = true;
-        // A crash closes the connection a moment before the process is reaped.
-        std::thread::sleep(Duration::from_millis(20));
-        match self.child.try_wait() {
-            Ok(Some(_)) => Fault::Exited,
-            _ => Fault::Disconnected(why),
+        // A process that ends closes its connection first, a moment before it can
+        // be reaped: give it that moment, to say which happened.
+        let deadline = Instant::now() + Duration::from_millis(250);
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return Fault::Exited;
+            }
+            std::thread::sleep(Duration::from_millis(10));
         }
+        Fault::Disconnected(why)
     }
 
     /// Whether the engine can play a game: its process runs and its connection
