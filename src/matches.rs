@@ -242,27 +242,7 @@ impl MatchConfig {
             Some(path) => crate::openings::read_positions(path)?,
             None => vec![Position::initial()],
         };
-        let limits = [
-            args.tc.is_some(),
-            args.move_time.is_some(),
-            args.depth.is_some(),
-            args.nodes.is_some(),
-        ];
-        if limits.iter().filter(|&&x| x).count() != 1 {
-            return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
-        }
-        let tc = if let Some(tc) = &args.tc {
-            TimeControl::parse_tc(tc)?
-        } else if let Some(t) = args.move_time {
-            if !(t.is_finite() && t > 0.0) {
-                return Err("--move-time must be a positive number of seconds".into());
-            }
-            TimeControl::MoveTime(t)
-        } else if let Some(d) = args.depth {
-            TimeControl::Depth(d.max(1))
-        } else {
-            TimeControl::Nodes(args.nodes.unwrap_or(1).max(1))
-        };
+        let tc = time_control(args)?;
         check_fixed_ports(&engines, args.concurrency)?;
         let dxp_time = match engines.iter().find(|e| e.is_dxp()) {
             Some(e) => tc
@@ -325,6 +305,32 @@ impl MatchConfig {
             sprt,
         })
     }
+}
+
+/// The one limit the command line gives each move.
+fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+    let limits = [
+        args.tc.is_some(),
+        args.move_time.is_some(),
+        args.depth.is_some(),
+        args.nodes.is_some(),
+    ];
+    if limits.iter().filter(|&&x| x).count() != 1 {
+        return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
+    }
+    let tc = if let Some(tc) = &args.tc {
+        TimeControl::parse_tc(tc)?
+    } else if let Some(t) = args.move_time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err("--move-time must be a positive number of seconds".into());
+        }
+        TimeControl::MoveTime(t)
+    } else if let Some(d) = args.depth {
+        TimeControl::Depth(d.max(1))
+    } else {
+        TimeControl::Nodes(args.nodes.unwrap_or(1).max(1))
+    };
+    Ok(tc)
 }
 
 /// A fixed port (`port=N`) serves one engine process at a time: two engines, or

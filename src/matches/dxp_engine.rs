@@ -156,33 +156,46 @@ impl DxpEngine {
                 }
             }
         };
-        DxpEngine::connected(stream, child, stdin).map_err(StartError::from)
+        DxpEngine::connected(stream, child, stdin)
     }
 
-    fn connected(stream: TcpStream, child: Child, stdin: ChildStdin) -> Result<DxpEngine, Fault> {
-        let _ = stream.set_nodelay(true);
-        let clone = || {
-            stream
-                .try_clone()
-                .map_err(|e| Fault::Start(format!("the connection: {e}")))
-        };
-        let (read_half, write_half) = (clone()?, clone()?);
-        let (tx, events) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("kroon-match-dxp".into())
-            .spawn(move || read_frames(read_half, &tx))
-            .map_err(|e| Fault::Start(format!("cannot start a reader thread: {e}")))?;
-        Ok(DxpEngine {
-            child,
-            _stdin: stdin,
-            stream,
-            writer: FrameWriter::new(write_half),
-            events,
-            known: 0,
-            turn_started: Instant::now(),
-            closed: false,
-        })
+    fn connected(
+        stream: TcpStream,
+        child: Child,
+        stdin: ChildStdin,
+    ) -> Result<DxpEngine, StartError> {
+        match link(&stream) {
+            Ok((writer, events)) => Ok(DxpEngine {
+                child,
+                _stdin: stdin,
+                stream,
+                writer,
+                events,
+                known: 0,
+                turn_started: Instant::now(),
+                closed: false,
+            }),
+            Err(fault) => Err(kill_with(child, fault.into())),
+        }
     }
+}
+
+/// The writing half of the connection, and its reading half as a thread sending
+/// events.
+fn link(stream: &TcpStream) -> Result<(FrameWriter<TcpStream>, Receiver<Event>), Fault> {
+    let _ = stream.set_nodelay(true);
+    let clone = || {
+        stream
+            .try_clone()
+            .map_err(|e| Fault::Start(format!("the connection: {e}")))
+    };
+    let (read_half, write_half) = (clone()?, clone()?);
+    let (tx, events) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("kroon-match-dxp".into())
+        .spawn(move || read_frames(read_half, &tx))
+        .map_err(|e| Fault::Start(format!("cannot start a reader thread: {e}")))?;
+    Ok((FrameWriter::new(write_half), events))
 }
 
 /// Starts the process with `port` in its command, its output discarded (engines
