@@ -27,7 +27,7 @@ pub enum Command {
     Play(EngineArgs),
     /// Enumerate the start positions a few plies deep, optionally only balanced ones.
     Openings(crate::openings::OpeningsArgs),
-    /// Play a match or round robin between Hub engines.
+    /// Play a match or round robin between Hub and DXP engines.
     Match(crate::matches::MatchArgs),
     /// Play Kroon against itself and write quiet positions as training data.
     Selfplay(SelfplayArgs),

@@ -15,7 +15,7 @@ use crate::board::{Bitboard, Position, Side};
 use crate::engine::{Engine, EngineOptions, GoMode, Limit};
 use crate::game::{Game, GameResult};
 use crate::pdn;
-use message::{AcceptCode, BackCode, DecodeError, EndReason, Message};
+use message::{AcceptCode, BackCode, DecodeError, EndReason, Message, Minutes};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{Shutdown, TcpListener, TcpStream, ToSocketAddrs};
@@ -83,7 +83,7 @@ pub struct DxpArgs {
 #[derive(Clone, Debug)]
 pub struct Series {
     pub games: u32,
-    pub minutes: u16,
+    pub minutes: Minutes,
     pub moves: u16,
     /// Start positions; each is played twice, Kroon White first.
     pub openings: Vec<Position>,
@@ -136,7 +136,7 @@ pub fn run_args(args: &DxpArgs) -> Result<(), String> {
         }
         Some(Series {
             games: args.games,
-            minutes: args.time,
+            minutes: Minutes::whole(args.time),
             moves: args.moves,
             openings,
         })
@@ -240,7 +240,7 @@ struct Play {
     game: Game,
     ours: Side,
     peer: String,
-    minutes: u16,
+    minutes: Minutes,
     moves: u16,
     /// Remaining time of each side, indexed by `Side::index`; negative when overstepped.
     clock: [f64; 2],
@@ -257,8 +257,8 @@ struct Play {
 }
 
 impl Play {
-    fn new(start: Position, ours: Side, peer: String, minutes: u16, moves: u16) -> Play {
-        let period = f64::from(minutes) * 60.0;
+    fn new(start: Position, ours: Side, peer: String, minutes: Minutes, moves: u16) -> Play {
+        let period = minutes.seconds();
         Play {
             game: Game::from_position(start),
             ours,
@@ -285,9 +285,9 @@ impl Play {
         self.clock[side] -= spent.as_secs_f64();
         self.made[side] += 1;
         if self.moves > 0 && self.made[side].is_multiple_of(u32::from(self.moves)) {
-            self.clock[side] += f64::from(self.minutes) * 60.0;
+            self.clock[side] += self.minutes.seconds();
         }
-        if self.minutes > 0 && self.clock[side] < 0.0 {
+        if !self.minutes.is_zero() && self.clock[side] < 0.0 {
             log::warn!(
                 "{} overstepped the time: {:.1} s left",
                 self.game.side_to_move(),
@@ -302,7 +302,7 @@ impl Play {
         if let Some(d) = depth {
             return Limit::Depth(d);
         }
-        if self.minutes == 0 {
+        if self.minutes.is_zero() {
             return Limit::MoveTime(NO_CLOCK_MOVE_TIME);
         }
         let left = self.clock[self.ours.index()] - self.turn_started.elapsed().as_secs_f64();

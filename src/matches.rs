@@ -1,33 +1,45 @@
-//! Engine matches and round robins between Hub engines (`kroon match`): the
-//! schedule, one game between two engine processes with the runner as referee and
-//! clock, adjudication, the PDN file, the live progress line and the final table.
+//! Engine matches and round robins between Hub and DXP engines (`kroon match`): the
+//! command line, the schedule, the PDN file, the live progress line and the final
+//! table. One game at a time is played in [`table`], with the runner as referee and
+//! clock.
 //!
 //! The rules core referees every game: an engine's move is legal or the engine
 //! loses, and the game ends when the rules say so (no legal move, repetition, the
 //! 25-, 16- and 5-move rules). An engine that crashes, hangs, overruns its time or
-//! prints garbage loses that game; it is killed and restarted for the next.
+//! breaks its protocol loses that game; it is killed and restarted for the next.
 
+pub mod clock;
+pub mod dxp_engine;
 pub mod elo;
 pub mod engine_process;
+pub mod engine_spec;
+pub mod fault;
+pub mod player;
+mod table;
 
-use crate::board::notation::{hub_move, parse_move};
 use crate::board::{Position, Side};
-use crate::game::{Game, GameResult};
+use crate::dxp::message::Minutes;
+use crate::game::Game;
 use crate::pdn;
 use elo::{Sprt, SprtVerdict, Wdl};
-use engine_process::{EngineProcess, EngineSpec, Fault};
+use engine_spec::EngineSpec;
+use player::Player;
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+pub use table::play_game;
 
 /// `kroon match` options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
     /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [option.PARAM=VALUE ...]`
-    /// (shell-like quoting; options are sent with set-param). Two engines play a
-    /// match, more a round robin.
+    /// for a Hub engine (shell-like quoting; options are sent with set-param), or
+    /// `name=NAME proto=dxp cmd='PROGRAM ... {port} ...' [dir=DIR] [listen=engine|kroon]
+    /// [port=N]` for a DXP engine: it listens and Kroon connects (listen=engine, the
+    /// default) or the reverse, on 127.0.0.1 and a free port Kroon puts where {port}
+    /// is (port=N: a fixed one). Two engines play a match, more a round robin.
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
     /// Start positions, one `FEN [; moves]` per line; each is played twice with
@@ -46,7 +58,8 @@ pub struct MatchArgs {
     /// Rounds: each plays every opening twice per pair of engines.
     #[arg(long, default_value_t = 1)]
     pub rounds: u32,
-    /// Time control: seconds per game plus increment per move (`60+0.5`, `300`).
+    /// Time control: seconds per game plus increment per move (`60+0.5`, `300`),
+    /// or moves in seconds (`40/120`: the time is credited again after each 40).
     #[arg(long)]
     pub tc: Option<String>,
     /// Fixed seconds per move.
@@ -96,29 +109,82 @@ pub enum TimeControl {
     Depth(u32),
     Nodes(u64),
     MoveTime(f64),
-    /// Seconds for the game and increment per move.
+    /// Seconds for the game (or for each period of `moves` moves) and increment
+    /// per move.
     Clock {
         time: f64,
         inc: f64,
+        /// Moves per period; 0: the time is for the whole game.
+        moves: u32,
     },
 }
 
 impl TimeControl {
-    /// Parses `60+0.5` or `300` (seconds).
+    /// Parses `[MOVES/]SECONDS[+INCREMENT]`: `60+0.5`, `300`, or `40/120` (40
+    /// moves in 120 seconds, then 120 seconds for the next 40, as DXP has it).
     pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let (time, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let bad = || {
+            format!("bad --tc '{text}': write [moves/]seconds[+increment], e.g. 60+0.5 or 40/120")
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => (
+                m.trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&m| m > 0)
+                    .ok_or_else(bad)?,
+                rest,
+            ),
+            None => (0, text),
+        };
+        let (time, inc) = rest.split_once('+').unwrap_or((rest, "0"));
         let secs = |s: &str| {
             s.trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| format!("bad --tc '{text}': write seconds+increment, e.g. 60+0.5"))
+                .ok_or_else(bad)
         };
         let (time, inc) = (secs(time)?, secs(inc)?);
         if time + inc <= 0.0 {
             return Err("--tc needs some time".into());
         }
-        Ok(TimeControl::Clock { time, inc })
+        Ok(TimeControl::Clock { time, inc, moves })
+    }
+}
+
+impl TimeControl {
+    /// GAMEREQ's thinking time and moves: DXP has a clock of minutes for the game,
+    /// or for each so many moves, and nothing else.
+    pub fn dxp(&self) -> Result<(Minutes, u16), String> {
+        let TimeControl::Clock { time, inc, moves } = *self else {
+            return Err(
+                "DXP engines play on a clock: give --tc SECONDS or --tc MOVES/SECONDS".into(),
+            );
+        };
+        if inc > 0.0 {
+            return Err("DXP has no increment: give --tc SECONDS or --tc MOVES/SECONDS".into());
+        }
+        let moves = u16::try_from(moves)
+            .ok()
+            .filter(|&m| m <= 999)
+            .ok_or("DXP counts at most 999 moves per period")?;
+        let minutes = Minutes::at_most(time);
+        if minutes.is_zero() {
+            return Err("DXP's clock needs at least 0.6 seconds (0.01 minutes)".into());
+        }
+        if minutes.seconds() < time - 1e-6 {
+            log::warn!(
+                "DXP engines are told {minutes} minutes, as near as GAMEREQ can say {time} s",
+            );
+        }
+        if !minutes.is_whole() {
+            log::warn!(
+                "GAMEREQ's time of {minutes} minutes is a fraction, which Moby Dam reads but \
+                 programs that read whole minutes only (Scan 2.0) take as 0"
+            );
+        }
+        Ok((minutes, moves))
     }
 }
 
@@ -128,7 +194,12 @@ impl std::fmt::Display for TimeControl {
             TimeControl::Depth(d) => write!(f, "depth {d}"),
             TimeControl::Nodes(n) => write!(f, "{n} nodes"),
             TimeControl::MoveTime(t) => write!(f, "{t} s/move"),
-            TimeControl::Clock { time, inc } => write!(f, "{time}+{inc}"),
+            TimeControl::Clock { time, inc, moves } => {
+                if *moves > 0 {
+                    write!(f, "{moves}/")?;
+                }
+                write!(f, "{time}+{inc}")
+            }
         }
     }
 }
@@ -141,6 +212,8 @@ pub struct MatchConfig {
     pub random_seed: Option<u64>,
     pub games_per_pair: u32,
     pub tc: TimeControl,
+    /// What a DXP engine is told in GAMEREQ: minutes and moves (0: the whole game).
+    pub dxp_time: (Minutes, u16),
     pub time_margin: Duration,
     pub move_timeout: Duration,
     /// Hundredths of a man and moves each.
@@ -169,26 +242,13 @@ impl MatchConfig {
             Some(path) => crate::openings::read_positions(path)?,
             None => vec![Position::initial()],
         };
-        let limits = [
-            args.tc.is_some(),
-            args.move_time.is_some(),
-            args.depth.is_some(),
-            args.nodes.is_some(),
-        ];
-        if limits.iter().filter(|&&x| x).count() != 1 {
-            return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
-        }
-        let tc = if let Some(tc) = &args.tc {
-            TimeControl::parse_tc(tc)?
-        } else if let Some(t) = args.move_time {
-            if !(t.is_finite() && t > 0.0) {
-                return Err("--move-time must be a positive number of seconds".into());
-            }
-            TimeControl::MoveTime(t)
-        } else if let Some(d) = args.depth {
-            TimeControl::Depth(d.max(1))
-        } else {
-            TimeControl::Nodes(args.nodes.unwrap_or(1).max(1))
+        let tc = time_control(args)?;
+        check_fixed_ports(&engines, args.concurrency)?;
+        let dxp_time = match engines.iter().find(|e| e.is_dxp()) {
+            Some(e) => tc
+                .dxp()
+                .map_err(|m| format!("{} speaks DXP: {m}", e.name))?,
+            None => (Minutes::ZERO, 0),
         };
         let secs = |v: f64, name: &str| {
             if v.is_finite() && v >= 0.0 {
@@ -235,6 +295,7 @@ impl MatchConfig {
             random_seed,
             games_per_pair,
             tc,
+            dxp_time,
             time_margin: secs(args.time_margin, "time-margin")?,
             move_timeout: secs(args.move_timeout, "move-timeout")?,
             adjudicate,
@@ -244,6 +305,58 @@ impl MatchConfig {
             sprt,
         })
     }
+}
+
+/// The one limit the command line gives each move.
+fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+    let limits = [
+        args.tc.is_some(),
+        args.move_time.is_some(),
+        args.depth.is_some(),
+        args.nodes.is_some(),
+    ];
+    if limits.iter().filter(|&&x| x).count() != 1 {
+        return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
+    }
+    let tc = if let Some(tc) = &args.tc {
+        TimeControl::parse_tc(tc)?
+    } else if let Some(t) = args.move_time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err("--move-time must be a positive number of seconds".into());
+        }
+        TimeControl::MoveTime(t)
+    } else if let Some(d) = args.depth {
+        TimeControl::Depth(d.max(1))
+    } else {
+        TimeControl::Nodes(args.nodes.unwrap_or(1).max(1))
+    };
+    Ok(tc)
+}
+
+/// A fixed port (`port=N`) serves one engine process at a time: two engines, or
+/// two games at once, on one port would meet the wrong peer.
+fn check_fixed_ports(engines: &[EngineSpec], concurrency: usize) -> Result<(), String> {
+    let mut seen: Vec<(u16, &str)> = Vec::new();
+    for e in engines {
+        let engine_spec::Protocol::Dxp {
+            port: Some(port), ..
+        } = e.protocol
+        else {
+            continue;
+        };
+        if let Some((_, other)) = seen.iter().find(|(p, _)| *p == port) {
+            return Err(format!("{other} and {} both want port {port}", e.name));
+        }
+        if concurrency > 1 {
+            return Err(format!(
+                "{} has a fixed port ({port}), so it can play one game at a time: \
+                 --concurrency 1, or put {{port}} in its cmd=",
+                e.name
+            ));
+        }
+        seen.push((port, &e.name));
+    }
+    Ok(())
 }
 
 /// One game to play.
@@ -344,183 +457,6 @@ fn side_name(side: Side) -> &'static str {
     match side {
         Side::White => "White",
         Side::Black => "Black",
-    }
-}
-
-/// The `level` arguments and how long to wait for `done`, for the side to move.
-fn level(config: &MatchConfig, remaining: f64) -> (String, Duration) {
-    let margin = config.time_margin;
-    match config.tc {
-        TimeControl::Depth(d) => (format!("depth={d}"), config.move_timeout),
-        TimeControl::Nodes(n) => (format!("nodes={n}"), config.move_timeout),
-        TimeControl::MoveTime(t) => (
-            format!("move-time={t}"),
-            Duration::from_secs_f64(t.min(1e6)) + margin,
-        ),
-        // Hub's time is before this move's increment is credited (Kroon and Scan add
-        // it; pydraughts' habit of subtracting it would cost the engine time).
-        TimeControl::Clock { inc, .. } => (
-            format!("time={remaining:.3} inc={inc}"),
-            Duration::from_secs_f64((remaining + inc).clamp(0.0, 1e6)) + margin,
-        ),
-    }
-}
-
-/// The adjudicated winner, if both engines' recent scores agree: the last `moves`
-/// moves of each, from White's view, all at least `threshold` one way.
-fn adjudicated(scores: &[Option<i32>], threshold: i32, moves: u32) -> Option<Side> {
-    let n = 2 * moves as usize;
-    if scores.len() < n {
-        return None;
-    }
-    let recent = &scores[scores.len() - n..];
-    if recent.iter().all(|s| s.is_some_and(|s| s >= threshold)) {
-        Some(Side::White)
-    } else if recent.iter().all(|s| s.is_some_and(|s| s <= -threshold)) {
-        Some(Side::Black)
-    } else {
-        None
-    }
-}
-
-/// Plays one game. `processes` holds this worker's engine processes (None: to be
-/// started); a process that misbehaved is killed and left None.
-pub fn play_game(
-    config: &MatchConfig,
-    job: Job,
-    processes: &mut [Option<EngineProcess>],
-) -> GameRecord {
-    let start = config.openings[job.opening];
-    let mut game = Game::from_position(start);
-    let start_hub = start.to_hub();
-    let engine_of = |side: Side| match side {
-        Side::White => job.white,
-        Side::Black => job.black,
-    };
-    let forfeit = |game: Game, side: Side, why: String, processes: &mut [Option<EngineProcess>]| {
-        if let Some(mut p) = processes[engine_of(side)].take() {
-            p.kill();
-        }
-        GameRecord {
-            job,
-            game,
-            outcome: Outcome::win_for(side.opponent()),
-            termination: format!(
-                "{} ({}) forfeits: {why}",
-                config.engines[engine_of(side)].name,
-                side_name(side)
-            ),
-            forfeit: true,
-        }
-    };
-    for side in [Side::White, Side::Black] {
-        let e = engine_of(side);
-        // An engine that died between games is restarted, not blamed: it lost
-        // nothing yet.
-        if processes[e].as_mut().is_some_and(|p| !p.is_alive()) {
-            processes[e] = None;
-        }
-        if processes[e].is_none() {
-            match EngineProcess::start(&config.engines[e]) {
-                Ok(p) => processes[e] = Some(p),
-                Err(f) => return forfeit(game, side, f.to_string(), processes),
-            }
-        }
-        if let Some(Err(f)) = processes[e].as_mut().map(EngineProcess::new_game) {
-            return forfeit(game, side, f.to_string(), processes);
-        }
-    }
-    let mut clock = match config.tc {
-        TimeControl::Clock { time, .. } => [time, time],
-        _ => [0.0, 0.0],
-    };
-    let mut moves: Vec<String> = Vec::new();
-    let mut scores: Vec<Option<i32>> = Vec::new();
-    loop {
-        if let Some(result) = game.result() {
-            let (outcome, termination) = match result {
-                GameResult::Win(side) => (
-                    Outcome::win_for(side),
-                    format!("{} has no legal move", side_name(side.opponent())),
-                ),
-                GameResult::Draw(reason) => (Outcome::Draw, format!("draw by {reason}")),
-            };
-            return GameRecord {
-                job,
-                game,
-                outcome,
-                termination,
-                forfeit: false,
-            };
-        }
-        if let Some(max) = config.max_moves {
-            if game.moves().len() >= 2 * max as usize {
-                return GameRecord {
-                    job,
-                    game,
-                    outcome: Outcome::Draw,
-                    termination: format!("adjudication: draw after {max} moves each"),
-                    forfeit: false,
-                };
-            }
-        }
-        if let Some((threshold, n)) = config.adjudicate {
-            if let Some(side) = adjudicated(&scores, threshold, n) {
-                return GameRecord {
-                    job,
-                    game,
-                    outcome: Outcome::win_for(side),
-                    termination: format!(
-                        "adjudication: both engines scored {} ahead by at least {:.2} for {n} moves",
-                        side_name(side),
-                        f64::from(threshold) / 100.0
-                    ),
-                    forfeit: false,
-                };
-            }
-        }
-        let side = game.side_to_move();
-        let index = usize::from(side == Side::Black);
-        let (level_text, allowed) = level(config, clock[index]);
-        let Some(process) = processes[engine_of(side)].as_mut() else {
-            return forfeit(game, side, "the engine is not running".into(), processes);
-        };
-        let answer = match process.think(&start_hub, &moves, &level_text, allowed) {
-            Ok(a) => a,
-            Err(Fault::Timeout(why)) if matches!(config.tc, TimeControl::Clock { .. }) => {
-                return forfeit(game, side, format!("lost on time ({why})"), processes)
-            }
-            Err(f) => return forfeit(game, side, f.to_string(), processes),
-        };
-        if let TimeControl::Clock { inc, .. } = config.tc {
-            let left = clock[index] + inc - answer.elapsed.as_secs_f64();
-            if left < -config.time_margin.as_secs_f64() {
-                return forfeit(
-                    game,
-                    side,
-                    format!("lost on time ({:.3} s over)", -left),
-                    processes,
-                );
-            }
-            // Within the margin the engine is forgiven, but its clock stays at 0.
-            clock[index] = left.max(0.0);
-        }
-        let Some(text) = answer.best else {
-            return forfeit(game, side, "'done' without a move".into(), processes);
-        };
-        let mv = match parse_move(game.position(), &text) {
-            Ok(mv) => mv,
-            Err(e) => return forfeit(game, side, format!("illegal move '{text}': {e}"), processes),
-        };
-        if let Err(e) = game.play(mv) {
-            return forfeit(game, side, format!("illegal move '{text}': {e}"), processes);
-        }
-        moves.push(hub_move(mv));
-        scores.push(
-            answer
-                .score
-                .map(|s| if side == Side::White { s } else { -s }),
-        );
     }
 }
 
@@ -651,7 +587,7 @@ pub fn run_match(
             Arc::clone(&shared),
         );
         workers.push(std::thread::spawn(move || {
-            let mut processes: Vec<Option<EngineProcess>> =
+            let mut processes: Vec<Option<Player>> =
                 (0..config.engines.len()).map(|_| None).collect();
             loop {
                 if stop.load(Ordering::Relaxed) {
@@ -803,31 +739,69 @@ mod tests {
             TimeControl::parse_tc("60+0.5").unwrap(),
             TimeControl::Clock {
                 time: 60.0,
-                inc: 0.5
+                inc: 0.5,
+                moves: 0
             }
         );
         assert_eq!(
             TimeControl::parse_tc("300").unwrap(),
             TimeControl::Clock {
                 time: 300.0,
-                inc: 0.0
+                inc: 0.0,
+                moves: 0
             }
         );
+        let tc = TimeControl::parse_tc("40/120").unwrap();
+        assert_eq!(
+            tc,
+            TimeControl::Clock {
+                time: 120.0,
+                inc: 0.0,
+                moves: 40
+            }
+        );
+        assert_eq!(tc.to_string(), "40/120+0");
+        assert!(TimeControl::parse_tc("0/120").is_err());
+        assert!(TimeControl::parse_tc("x/120").is_err());
         assert!(TimeControl::parse_tc("x+1").is_err());
         assert!(TimeControl::parse_tc("-1+1").is_err());
         assert!(TimeControl::parse_tc("0").is_err());
     }
 
     #[test]
-    fn adjudicates_only_when_both_agree() {
-        let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
-        assert_eq!(
-            adjudicated(&s(&[600, 700, 800, 900]), 500, 2),
-            Some(Side::White)
-        );
-        assert_eq!(adjudicated(&s(&[-600, -700]), 500, 1), Some(Side::Black));
-        assert_eq!(adjudicated(&s(&[600, 400, 800, 900]), 500, 2), None);
-        assert_eq!(adjudicated(&s(&[600]), 500, 1), None);
-        assert_eq!(adjudicated(&[Some(600), None], 500, 1), None);
+    fn a_fixed_port_serves_one_engine_at_a_time() {
+        let specs = |texts: &[&str]| {
+            texts
+                .iter()
+                .map(|t| t.parse::<EngineSpec>().unwrap())
+                .collect::<Vec<_>>()
+        };
+        let two = specs(&[
+            "name=a proto=dxp cmd=a port=9000",
+            "name=b proto=dxp cmd='b {port}'",
+        ]);
+        assert!(check_fixed_ports(&two, 1).is_ok());
+        assert!(check_fixed_ports(&two, 2)
+            .unwrap_err()
+            .contains("--concurrency 1"));
+        let clash = specs(&[
+            "name=a proto=dxp cmd=a port=9000",
+            "name=b proto=dxp cmd=b port=9000",
+        ]);
+        assert!(check_fixed_ports(&clash, 1)
+            .unwrap_err()
+            .contains("both want port 9000"));
+    }
+
+    #[test]
+    fn dxp_clocks_are_minutes_without_increment() {
+        let dxp = |text: &str| TimeControl::parse_tc(text).unwrap().dxp();
+        assert_eq!(dxp("60").unwrap(), (Minutes::whole(1), 0));
+        assert_eq!(dxp("75/300").unwrap(), (Minutes::whole(5), 75));
+        assert_eq!(dxp("30").unwrap(), (Minutes::at_most(30.0), 0));
+        assert!(dxp("60+1").unwrap_err().contains("increment"));
+        assert!(dxp("1000/60").unwrap_err().contains("999"));
+        assert!(dxp("0.5").unwrap_err().contains("0.6"));
+        assert!(TimeControl::Depth(3).dxp().unwrap_err().contains("--tc"));
     }
 }

@@ -1,6 +1,9 @@
 //! `kroon match` through the real binary: a short Kroon-vs-Kroon match whose games
-//! are replayed through the rules core, and fake engines that misbehave (an
-//! illegal move, a hang, an exit) and must lose their games while the match goes on.
+//! are replayed through the rules core, fake engines that misbehave (an illegal
+//! move, a hang, an exit, a broken connection) and must lose their games while the
+//! match goes on, and Kroon's own DXP front end as a real DXP engine, listening and
+//! connecting, at one table with a Hub engine. No test uses a fixed port: the runner
+//! picks free ones.
 
 use kroon::game::{Game, GameResult};
 use kroon::pdn::parse_games;
@@ -18,6 +21,32 @@ fn fake(script: &str) -> String {
         .join("tests/fake_engines")
         .join(script);
     format!("name={script} cmd='python3 {}'", path.display())
+}
+
+/// The fake DXP engine in `mode`, listening (Kroon connects) or connecting.
+fn dxp_fake(mode: &str, engine_listens: bool) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/dxp_fake.py");
+    let (flag, listen) = if engine_listens {
+        ("--listen", "engine")
+    } else {
+        ("--connect", "kroon")
+    };
+    format!(
+        "name={mode} proto=dxp listen={listen} cmd='python3 {} {flag} {{port}} {mode}'",
+        path.display()
+    )
+}
+
+/// `kroon dxp` as a DXP engine, listening or connecting, at depth 2 or (`timed`)
+/// by the clock GAMEREQ gives it.
+fn kroon_dxp(name: &str, engine_listens: bool, timed: bool) -> String {
+    let (listen, how) = if engine_listens {
+        ("engine", "--listen {port}")
+    } else {
+        ("kroon", "--connect 127.0.0.1:{port}")
+    };
+    let depth = if timed { "" } else { " --depth 2" };
+    format!("name={name} proto=dxp listen={listen} cmd='{KROON} dxp {how}{depth} --hash 8'")
 }
 
 fn kroon_engine(name: &str) -> String {
@@ -248,4 +277,184 @@ fn sprt_stops_the_match_when_it_decides() {
     assert!((2..500).contains(&played), "{played} games");
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert_eq!(table(&stdout)[0].1 as usize, played);
+}
+
+/// Kroon against a misbehaving fake DXP engine at `--tc 3`: the fake loses both
+/// games (it is restarted for the second) with `reason` in the Termination tag,
+/// and Kroon's GAMEEND and relayed moves never trouble the runner.
+fn dxp_fake_loses(mode: &str, engine_listens: bool, reason: &str) {
+    let (k, f) = (kroon_engine("Kroon"), dxp_fake(mode, engine_listens));
+    let (stdout, text) = run_match(
+        &["--engine", &k, "--engine", &f, "--tc", "3", "--games", "2"],
+        &format!("dxp-{mode}.pdn"),
+    );
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 2, "{text}");
+    for g in &games {
+        let termination = g.tag("Termination").unwrap();
+        assert!(
+            termination.starts_with(&format!("{mode} (")) && termination.contains(reason),
+            "{termination}"
+        );
+        let won = if g.tag("White") == Some("Kroon") {
+            "2-0"
+        } else {
+            "0-2"
+        };
+        assert_eq!(g.tag("Result"), Some(won));
+        replay(g);
+    }
+    assert_eq!(
+        table(&stdout)[0],
+        ("Kroon".to_string(), 2, 2, 0, 0),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_dxp_engine_that_plays_an_illegal_move_loses() {
+    dxp_fake_loses("illegal", true, "illegal move '1-50'");
+}
+
+#[test]
+fn a_dxp_engine_that_does_not_move_loses_on_time() {
+    dxp_fake_loses("hang", false, "lost on time (no move within");
+}
+
+#[test]
+fn a_dxp_engine_that_crashes_loses() {
+    dxp_fake_loses("crash", true, "the engine process exited");
+}
+
+#[test]
+fn a_dxp_engine_that_disconnects_loses() {
+    dxp_fake_loses("disconnect", false, "disconnected");
+}
+
+#[test]
+fn a_dxp_engine_that_is_not_speaking_dxp_loses() {
+    dxp_fake_loses("garbage", true, "broke the protocol");
+}
+
+#[test]
+fn a_dxp_engine_that_claims_a_draw_the_rules_do_not_see_loses() {
+    dxp_fake_loses("claim-draw", false, "claiming a draw");
+}
+
+#[test]
+fn a_dxp_engine_that_refuses_the_game_loses_it() {
+    dxp_fake_loses("refuse", true, "refused the game");
+}
+
+#[test]
+fn a_dxp_engine_may_resign_and_leave_after_each_game() {
+    let (k, f) = (kroon_engine("Kroon"), dxp_fake("resign", true));
+    let (stdout, text) = run_match(
+        &["--engine", &k, "--engine", &f, "--tc", "3", "--games", "4"],
+        "dxp-resign.pdn",
+    );
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 4, "{text}");
+    for g in &games {
+        let termination = g.tag("Termination").unwrap();
+        assert!(termination.ends_with(") resigns"), "{termination}");
+    }
+    // Resigning is a result, not a fault, and leaving between games costs nothing.
+    assert!(!stdout.contains("forfeit"), "{stdout}");
+    assert_eq!(
+        table(&stdout)[0],
+        ("Kroon".to_string(), 4, 4, 0, 0),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn kroon_over_dxp_meets_kroon_over_hub_in_a_round_robin() {
+    let engines = [
+        kroon_engine("Hub"),
+        kroon_dxp("Listens", true, false),
+        // On the clock: its time and the runner's must agree, or it loses on time.
+        kroon_dxp("Connects", false, true),
+    ];
+    let mut args = Vec::new();
+    for e in &engines {
+        args.extend(["--engine", e.as_str()]);
+    }
+    args.extend(["--tc", "6", "--games", "2", "--max-moves", "12"]);
+    let (stdout, text) = run_match(&args, "dxp-round-robin.pdn");
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 6, "{text}");
+    for g in &games {
+        let termination = g.tag("Termination").unwrap();
+        assert!(!termination.contains("forfeit"), "{termination}");
+        let played = replay(g);
+        assert!(
+            played.result().is_some() || played.moves().len() == 24,
+            "{termination} after {} plies",
+            played.moves().len()
+        );
+    }
+    let rows = table(&stdout);
+    assert_eq!(rows.len(), 3, "{stdout}");
+    assert!(
+        rows.iter().all(|r| r.1 == 4 && r.2 + r.3 + r.4 == 4),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn dxp_games_from_given_positions_keep_the_opening() {
+    let openings = temp_path("dxp-openings.fen");
+    std::fs::write(&openings, "W:W28,31,33-50:B1-18,20,23 ; 32-28 19-23\n").unwrap();
+    let (a, b) = (kroon_dxp("A", true, false), kroon_engine("B"));
+    let (_, text) = run_match(
+        &[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--tc",
+            "10/4",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--max-moves",
+            "25",
+        ],
+        "dxp-openings.pdn",
+    );
+    let _ = std::fs::remove_file(&openings);
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 2, "{text}");
+    for g in &games {
+        assert_eq!(g.tag("FEN"), Some("W:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23"));
+        assert_eq!(g.tag("TimeControl"), Some("10/4+0"));
+        assert!(!g.tag("Termination").unwrap().contains("forfeit"), "{g:?}");
+        replay(g);
+    }
+}
+
+/// Runs `kroon match` expecting it to refuse; returns its stderr.
+fn refused(args: &[&str]) -> String {
+    let out = Command::new(KROON)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("kroon runs");
+    assert!(!out.status.success(), "kroon match accepted {args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn dxp_engines_that_cannot_play_are_refused_before_the_match() {
+    let k = kroon_engine("Kroon");
+    let err = refused(&["--engine", &k, "--engine", "proto=dxp cmd=x", "--tc", "60"]);
+    assert!(err.contains("{port}"), "{err}");
+    let d = kroon_dxp("D", true, false);
+    let err = refused(&["--engine", &k, "--engine", &d, "--depth", "3"]);
+    assert!(
+        err.contains("D speaks DXP") && err.contains("--tc"),
+        "{err}"
+    );
+    let err = refused(&["--engine", &k, "--engine", &d, "--tc", "60+1"]);
+    assert!(err.contains("increment"), "{err}");
 }

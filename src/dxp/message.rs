@@ -21,6 +21,93 @@ pub const NAME_WIDTH: usize = 32;
 /// The only protocol version there is.
 pub const VERSION: u8 = 1;
 
+/// GAMEREQ's thinking time. The protocol has whole minutes in three digits; Moby Dam
+/// also reads a fraction that fits the three characters (`0.5`, `.25`, `2.5`), the
+/// only way to propose a game shorter than a minute, so Kroon reads and writes those
+/// too. Kept in hundredths of a minute, the finest the field can say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Minutes(u32);
+
+impl Minutes {
+    /// No clock (`000`).
+    pub const ZERO: Minutes = Minutes(0);
+
+    /// Whole minutes, at most 999 (the field's three digits).
+    #[must_use]
+    pub fn whole(minutes: u16) -> Minutes {
+        Minutes(u32::from(minutes.min(999)) * 100)
+    }
+
+    /// The longest time the field can state that is not longer than `seconds`: an
+    /// engine told less than it has keeps a reserve, one told more loses on time.
+    #[must_use]
+    pub fn at_most(seconds: f64) -> Minutes {
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return Minutes::ZERO;
+        }
+        // The small addend keeps 30 s from becoming 49.999.. hundredths.
+        let hundredths = (seconds / 60.0 * 100.0 + 1e-6).floor().min(99_900.0) as u32;
+        Minutes(match hundredths {
+            0..=99 => hundredths,
+            100..=999 => hundredths / 10 * 10,
+            _ => hundredths / 100 * 100,
+        })
+    }
+
+    /// The time in seconds.
+    #[must_use]
+    pub fn seconds(self) -> f64 {
+        f64::from(self.0) * 0.6
+    }
+
+    #[must_use]
+    pub fn is_zero(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the field holds whole minutes, as every DXP program reads them.
+    #[must_use]
+    pub fn is_whole(self) -> bool {
+        self.0.is_multiple_of(100)
+    }
+
+    /// The three characters of the field: `005`, `0.5`, `.25`, `2.5`. A value
+    /// [`Minutes::at_most`] did not make is cut to what fits.
+    fn field(self) -> String {
+        let h = self.0;
+        match h {
+            _ if h.is_multiple_of(100) || h >= 1000 => format!("{:03}", (h / 100).min(999)),
+            0..=99 if h.is_multiple_of(10) => format!("0.{}", h / 10),
+            0..=99 => format!(".{h:02}"),
+            _ => format!("{}.{}", h / 100, h / 10 % 10),
+        }
+    }
+
+    /// Reads the field: three digits, or a decimal fraction (Moby Dam's extension).
+    fn parse_field(field: &str) -> Option<Minutes> {
+        if field.bytes().all(|b| b.is_ascii_digit()) {
+            return field.parse::<u16>().ok().map(Minutes::whole);
+        }
+        let valid = field.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && field.bytes().filter(|&b| b == b'.').count() == 1
+            && field != ".";
+        let value = field.parse::<f64>().ok().filter(|_| valid)?;
+        Some(Minutes::at_most(value * 60.0))
+    }
+}
+
+impl fmt::Display for Minutes {
+    /// Minutes as a person writes them: `5`, `0.5`, `0.25`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_whole() {
+            write!(f, "{}", self.0 / 100)
+        } else {
+            let text = format!("{}.{:02}", self.0 / 100, self.0 % 100);
+            f.write_str(text.trim_end_matches('0'))
+        }
+    }
+}
+
 /// A GAMEACC's answer to a GAMEREQ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AcceptCode {
@@ -60,8 +147,8 @@ pub enum Message {
         version: u8,
         initiator: String,
         follower_side: Side,
-        /// Thinking time for each player, in minutes (0: no clock).
-        minutes: u16,
+        /// Thinking time for each player (0: no clock).
+        minutes: Minutes,
         /// Moves in that time (0: the whole game).
         moves: u16,
         /// `None`: the initial position (`A`); otherwise the given one (`B`).
@@ -151,11 +238,11 @@ impl fmt::Display for Message {
             } => {
                 write!(
                     f,
-                    "R{:02}{}{}{:03}{:03}",
+                    "R{:02}{}{}{}{:03}",
                     version.min(&99),
                     name_field(initiator),
                     side_letter(*follower_side),
-                    minutes.min(&999),
+                    minutes.field(),
                     moves.min(&999)
                 )?;
                 match start {
@@ -320,7 +407,9 @@ impl FromStr for Message {
                 let version = f.number(2, "version")?;
                 let initiator = f.take(NAME_WIDTH, "initiator name")?.trim_end().to_string();
                 let follower_side = f.side("follower colour")?;
-                let minutes = f.number(3, "thinking time")?;
+                let field = f.take(3, "thinking time")?;
+                let minutes = Minutes::parse_field(field)
+                    .ok_or_else(|| f.error(format!("thinking time '{field}' is not minutes")))?;
                 let moves = f.number(3, "number of moves")?;
                 let start = match f.take(1, "start position")? {
                     "A" => None,
@@ -426,7 +515,7 @@ mod tests {
             version: 1,
             initiator: "Kroon".into(),
             follower_side: Side::Black,
-            minutes: 5,
+            minutes: Minutes::whole(5),
             moves: 0,
             start: None,
         });
@@ -441,7 +530,7 @@ mod tests {
             version: 1,
             initiator: "DXP Client".into(),
             follower_side: Side::White,
-            minutes: 0,
+            minutes: Minutes::ZERO,
             moves: 0,
             start: Some(pos),
         });
@@ -459,7 +548,7 @@ mod tests {
                 version: 1,
                 initiator,
                 follower_side: Side::White,
-                minutes: 0,
+                minutes: Minutes::ZERO,
                 moves: 0,
                 start: Some(pos),
             } => {
@@ -467,6 +556,45 @@ mod tests {
                 assert_eq!(pos, Position::initial());
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn gamereq_fractions_of_a_minute() {
+        let fields = [
+            (30.0, "0.5"),
+            (15.0, ".25"),
+            (20.0, ".33"),
+            (3.0, ".05"),
+            (60.0, "001"),
+            (90.0, "1.5"),
+            (75.0, "1.2"),
+            (150.0, "2.5"),
+            (630.0, "010"),
+            (1e9, "999"),
+            (0.1, "000"),
+        ];
+        for (seconds, field) in fields {
+            let minutes = Minutes::at_most(seconds);
+            assert!(minutes.seconds() <= seconds, "{seconds} s");
+            assert_eq!(minutes.field(), field, "{seconds} s");
+            let text = round_trip(Message::GameReq {
+                version: 1,
+                initiator: "Kroon".into(),
+                follower_side: Side::White,
+                minutes,
+                moves: 0,
+                start: None,
+            });
+            assert_eq!(&text[36..39], field);
+        }
+        assert_eq!(Minutes::at_most(15.0).to_string(), "0.25");
+        assert_eq!(Minutes::at_most(30.0).to_string(), "0.5");
+        assert_eq!(Minutes::whole(5).to_string(), "5");
+        assert!(Minutes::whole(1).is_whole() && !Minutes::at_most(30.0).is_whole());
+        for bad in ["0-5", "..5", "1e2", " .5", "-.5", "."] {
+            let text = format!("R01{:<32}W{bad}000A", "x");
+            assert!(text.parse::<Message>().is_err(), "{bad}");
         }
     }
 

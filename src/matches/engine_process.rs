@@ -1,162 +1,14 @@
-//! A Hub engine as a child process: how it is described on the command line, the
-//! handshake, one search at a time with a deadline, and killing it when it
+//! A Hub engine as a child process: the handshake, one search at a time with a deadline, and killing it when it
 //! misbehaves. Every wait has a time-out, so a hung engine costs a game, never
 //! the match.
 
+use super::engine_spec::EngineSpec;
+use super::fault::Fault;
 use crate::hub::command::tokenize;
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-/// An engine as `--engine` describes it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    pub name: String,
-    /// Program and arguments.
-    pub command: Vec<String>,
-    /// Working directory of the process.
-    pub dir: Option<PathBuf>,
-    /// `set-param` name and value pairs, in the order given.
-    pub options: Vec<(String, String)>,
-}
-
-/// Splits text into words the way a POSIX shell does for the simple cases: blanks
-/// separate, `'...'` is literal, `"..."` allows `\"` and `\\`, a backslash outside
-/// quotes escapes the next character.
-pub fn shell_words(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated ' in {text}")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unterminated \" in {text}")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated \" in {text}")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(c) = chars.next() {
-                    word.push(c);
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
-}
-
-impl std::str::FromStr for EngineSpec {
-    type Err = String;
-
-    /// `name=Kroon cmd='target/release/kroon hub' dir=/some/where option.threads=1`.
-    fn from_str(text: &str) -> Result<EngineSpec, String> {
-        let mut name = None;
-        let mut command = None;
-        let mut dir = None;
-        let mut options = Vec::new();
-        for word in shell_words(text)? {
-            let (key, value) = word
-                .split_once('=')
-                .ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
-            match key {
-                "name" => name = Some(value.to_string()),
-                "cmd" => {
-                    let words = shell_words(value)?;
-                    if words.is_empty() {
-                        return Err("cmd= is empty".into());
-                    }
-                    command = Some(words);
-                }
-                "dir" => dir = Some(PathBuf::from(value)),
-                _ => match key.strip_prefix("option.") {
-                    Some(option) if !option.is_empty() => {
-                        options.push((option.to_string(), value.to_string()));
-                    }
-                    _ => {
-                        return Err(format!(
-                            "unknown key '{key}' in --engine (name, cmd, dir, option.NAME)"
-                        ))
-                    }
-                },
-            }
-        }
-        let command = command.ok_or("--engine needs cmd=...")?;
-        let name = name.unwrap_or_else(|| {
-            std::path::Path::new(&command[0])
-                .file_name()
-                .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned())
-        });
-        Ok(EngineSpec {
-            name,
-            command,
-            dir,
-            options,
-        })
-    }
-}
-
-/// Why an engine lost a game without the rules deciding it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Fault {
-    /// It did not start, or failed the handshake.
-    Start(String),
-    /// The process ended (crash or exit).
-    Exited,
-    /// No answer in time (a hang or a time overrun).
-    Timeout(String),
-    /// It could not be written to.
-    Io(String),
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::Start(why) => write!(f, "failed to start: {why}"),
-            Fault::Exited => write!(f, "the engine process exited"),
-            Fault::Timeout(why) => write!(f, "{why}"),
-            Fault::Io(why) => write!(f, "cannot write to the engine: {why}"),
-        }
-    }
-}
 
 /// What one search returned.
 #[derive(Clone, Debug, PartialEq)]
@@ -183,27 +35,16 @@ impl EngineProcess {
     /// Starts the engine and completes the handshake: `hub` .. `wait`, the
     /// `set-param`s, `init` .. `ready`.
     pub fn start(spec: &EngineSpec) -> Result<EngineProcess, Fault> {
-        let mut program = PathBuf::from(&spec.command[0]);
-        // A relative path with a directory part is meant from `dir`, like a shell in
-        // that directory would read it.
-        if let Some(dir) = &spec.dir {
-            if program.is_relative() && program.components().count() > 1 {
-                program = dir.join(program);
-            }
-        }
-        let mut command = Command::new(&program);
+        let mut command = spec.process(None);
         command
-            .args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             // Diagnostics would garble the progress line; engines talk on stdout.
             .stderr(Stdio::null());
-        if let Some(dir) = &spec.dir {
-            command.current_dir(dir);
-        }
-        let mut child = command
-            .spawn()
-            .map_err(|e| Fault::Start(format!("{}: {e}", program.display())))?;
+        let mut child = command.spawn().map_err(|e| {
+            let program = std::path::Path::new(command.get_program()).display();
+            Fault::Start(format!("{program}: {e}"))
+        })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -373,39 +214,5 @@ impl Drop for EngineProcess {
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
             self.kill();
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shell_words_quote_like_a_shell() {
-        assert_eq!(
-            shell_words(r#"a 'b c' "d \"e\"" f\ g"#).unwrap(),
-            ["a", "b c", "d \"e\"", "f g"]
-        );
-        assert_eq!(shell_words("  ").unwrap(), Vec::<String>::new());
-        assert_eq!(shell_words("''").unwrap(), [""]);
-        assert!(shell_words("'open").is_err());
-    }
-
-    #[test]
-    fn parses_engine_specs() {
-        let spec: EngineSpec =
-            "name=Kroon cmd='target/release/kroon hub' option.threads=1 dir=/tmp"
-                .parse()
-                .unwrap();
-        assert_eq!(spec.name, "Kroon");
-        assert_eq!(spec.command, ["target/release/kroon", "hub"]);
-        assert_eq!(spec.dir, Some(PathBuf::from("/tmp")));
-        assert_eq!(spec.options, [("threads".to_string(), "1".to_string())]);
-        let spec: EngineSpec = "cmd=\"python3 'my engine.py'\"".parse().unwrap();
-        assert_eq!(spec.command, ["python3", "my engine.py"]);
-        assert_eq!(spec.name, "python3");
-        assert!("name=x".parse::<EngineSpec>().is_err());
-        assert!("cmd=x colour=red".parse::<EngineSpec>().is_err());
-        assert!("cmd=x junk".parse::<EngineSpec>().is_err());
     }
 }

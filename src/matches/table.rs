@@ -1,0 +1,347 @@
+//! One game at the table: the runner seats two engines, asks them for moves in
+//! turn, keeps the clock and referees. The rules core ends the game (no legal move,
+//! repetition, the 25-, 16- and 5-move rules), or an adjudication does, or a fault:
+//! an engine that crashes, hangs, overruns its time, plays an illegal move or
+//! breaks its protocol loses the game and is killed, to be restarted for the next.
+
+use super::clock::GameClock;
+use super::dxp_engine::Proposal;
+use super::fault::Fault;
+use super::player::{Player, Turn};
+use super::{side_name, GameRecord, Job, MatchConfig, Outcome, TimeControl};
+use crate::board::Side;
+use crate::dxp::message::EndReason;
+use crate::game::{Game, GameResult};
+use std::time::Duration;
+
+/// How a game ended.
+struct Ending {
+    outcome: Outcome,
+    /// Why, in words (the PDN Termination tag).
+    termination: String,
+    /// The side that forfeited, whose engine is killed.
+    forfeit: Option<Side>,
+    /// The side whose DXP engine ended the game itself (its GAMEEND needs ours in
+    /// answer, not the other way round).
+    ended_by: Option<Side>,
+}
+
+impl Ending {
+    fn new(outcome: Outcome, termination: String) -> Ending {
+        Ending {
+            outcome,
+            termination,
+            forfeit: None,
+            ended_by: None,
+        }
+    }
+
+    fn winner(&self) -> Option<Side> {
+        match self.outcome {
+            Outcome::WhiteWins => Some(Side::White),
+            Outcome::BlackWins => Some(Side::Black),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// A game under way.
+struct Table<'a> {
+    config: &'a MatchConfig,
+    job: Job,
+    game: Game,
+    /// The time each move took.
+    spent: Vec<Duration>,
+    /// Each move's score from White's view, when the engine gave one.
+    scores: Vec<Option<i32>>,
+    clock: Option<GameClock>,
+}
+
+/// Plays one game. `players` holds this worker's engines (None: to be started);
+/// one that misbehaved is killed and left None.
+pub fn play_game(config: &MatchConfig, job: Job, players: &mut [Option<Player>]) -> GameRecord {
+    let clock = match config.tc {
+        TimeControl::Clock { time, inc, moves } => Some(GameClock::new(time, inc, moves)),
+        _ => None,
+    };
+    let mut table = Table {
+        config,
+        job,
+        game: Game::from_position(config.openings[job.opening]),
+        spent: Vec::new(),
+        scores: Vec::new(),
+        clock,
+    };
+    let ending = match table.seat(players) {
+        Err(ending) => ending,
+        Ok(()) => loop {
+            if let Some(ending) = table.verdict() {
+                break ending;
+            }
+            if let Err(ending) = table.turn(players) {
+                break ending;
+            }
+        },
+    };
+    table.close(players, ending)
+}
+
+impl Table<'_> {
+    fn engine_of(&self, side: Side) -> usize {
+        match side {
+            Side::White => self.job.white,
+            Side::Black => self.job.black,
+        }
+    }
+
+    fn name_of(&self, side: Side) -> &str {
+        &self.config.engines[self.engine_of(side)].name
+    }
+
+    fn forfeit(&self, side: Side, why: &str) -> Ending {
+        Ending {
+            forfeit: Some(side),
+            ..Ending::new(
+                Outcome::win_for(side.opponent()),
+                format!(
+                    "{} ({}) forfeits: {why}",
+                    self.name_of(side),
+                    side_name(side)
+                ),
+            )
+        }
+    }
+
+    /// Starts both engines as needed, then opens the game with each. An engine
+    /// that ended between games (Scan 2.0 does when its connection closes) is
+    /// restarted, not blamed: it lost nothing yet.
+    fn seat(&self, players: &mut [Option<Player>]) -> Result<(), Ending> {
+        for side in [Side::White, Side::Black] {
+            let e = self.engine_of(side);
+            if players[e].as_mut().is_some_and(|p| !p.is_alive()) {
+                players[e] = None;
+            }
+            if players[e].is_none() {
+                let player = Player::start(&self.config.engines[e])
+                    .map_err(|f| self.forfeit(side, &f.to_string()))?;
+                players[e] = Some(player);
+            }
+        }
+        // DXP engines last, and the first to move last of all: a DXP engine's
+        // clock runs from the moment it accepts.
+        let mut order = [Side::Black, Side::White];
+        if self.game.side_to_move() == Side::Black {
+            order.reverse();
+        }
+        order.sort_by_key(|&s| self.config.engines[self.engine_of(s)].is_dxp());
+        for side in order {
+            self.open(players, side)?;
+        }
+        Ok(())
+    }
+
+    /// Opens the game with one engine, restarting it once if it turns out gone.
+    fn open(&self, players: &mut [Option<Player>], side: Side) -> Result<(), Ending> {
+        let e = self.engine_of(side);
+        let (minutes, moves) = self.config.dxp_time;
+        let proposal = Proposal {
+            start: self.game.start(),
+            side,
+            minutes,
+            moves,
+            opponent: self.name_of(side.opponent()),
+        };
+        for attempt in 0..2 {
+            let Some(player) = players[e].as_mut() else {
+                break;
+            };
+            match player.new_game(&proposal) {
+                Ok(()) => return Ok(()),
+                Err(f) if attempt == 0 && f.is_gone() => {
+                    player.kill();
+                    let fresh = Player::start(&self.config.engines[e])
+                        .map_err(|f| self.forfeit(side, &f.to_string()))?;
+                    players[e] = Some(fresh);
+                }
+                Err(f) => return Err(self.forfeit(side, &f.to_string())),
+            }
+        }
+        Err(self.forfeit(side, "the engine is not running"))
+    }
+}
+
+impl Table<'_> {
+    /// The end the rules or an adjudication give the game now, if any.
+    fn verdict(&self) -> Option<Ending> {
+        if let Some(result) = self.game.result() {
+            return Some(match result {
+                GameResult::Win(side) => Ending::new(
+                    Outcome::win_for(side),
+                    format!("{} has no legal move", side_name(side.opponent())),
+                ),
+                GameResult::Draw(reason) => Ending::new(Outcome::Draw, format!("draw by {reason}")),
+            });
+        }
+        if let Some(max) = self.config.max_moves {
+            if self.game.moves().len() >= 2 * max as usize {
+                return Some(Ending::new(
+                    Outcome::Draw,
+                    format!("adjudication: draw after {max} moves each"),
+                ));
+            }
+        }
+        let (threshold, n) = self.config.adjudicate?;
+        let side = adjudicated(&self.scores, threshold, n)?;
+        Some(Ending::new(
+            Outcome::win_for(side),
+            format!(
+                "adjudication: both engines scored {} ahead by at least {:.2} for {n} moves",
+                side_name(side),
+                f64::from(threshold) / 100.0
+            ),
+        ))
+    }
+
+    /// Asks the side to move for its move and plays it, or says how the game ended.
+    fn turn(&mut self, players: &mut [Option<Player>]) -> Result<(), Ending> {
+        let side = self.game.side_to_move();
+        let (level, allowed) = level(self.config, self.clock.as_ref(), side);
+        let Some(player) = players[self.engine_of(side)].as_mut() else {
+            return Err(self.forfeit(side, "the engine is not running"));
+        };
+        let turn = Turn {
+            game: &self.game,
+            spent: &self.spent,
+            level: &level,
+            allowed,
+        };
+        let reply = player.think(&turn).map_err(|f| self.fault(side, f))?;
+        if let Some(clock) = &mut self.clock {
+            let margin = self.config.time_margin.as_secs_f64();
+            if let Err(over) = clock.charge(side, reply.elapsed.as_secs_f64(), margin) {
+                return Err(self.forfeit(side, &format!("lost on time ({over:.3} s over)")));
+            }
+        }
+        if let Err(e) = self.game.play(reply.mv) {
+            return Err(self.forfeit(side, &format!("illegal move: {e}")));
+        }
+        self.spent.push(reply.elapsed);
+        let white_view = |s: i32| if side == Side::White { s } else { -s };
+        self.scores.push(reply.score.map(white_view));
+        Ok(())
+    }
+
+    /// How a fault of `side`'s engine ends the game.
+    fn fault(&self, side: Side, fault: Fault) -> Ending {
+        match fault {
+            Fault::Timeout(why) if self.clock.is_some() => {
+                self.forfeit(side, &format!("lost on time ({why})"))
+            }
+            // Resigning is a DXP engine's right: a loss, not a fault.
+            Fault::Ended(EndReason::ILose) => Ending {
+                ended_by: Some(side),
+                ..Ending::new(
+                    Outcome::win_for(side.opponent()),
+                    format!("{} ({}) resigns", self.name_of(side), side_name(side)),
+                )
+            },
+            fault => Ending {
+                ended_by: matches!(fault, Fault::Ended(_)).then_some(side),
+                ..self.forfeit(side, &fault.to_string())
+            },
+        }
+    }
+
+    /// Tells the engines the game is over and records it. The engine that forfeited
+    /// is killed; one that does not close the game properly is too (it is restarted
+    /// for its next game, and the result stands).
+    fn close(self, players: &mut [Option<Player>], ending: Ending) -> GameRecord {
+        for side in [Side::White, Side::Black] {
+            let e = self.engine_of(side);
+            let Some(player) = players[e].as_mut() else {
+                continue;
+            };
+            let closed = ending.forfeit != Some(side)
+                && player
+                    .end_game(
+                        &self.game,
+                        &self.spent,
+                        side,
+                        ending.winner(),
+                        ending.ended_by == Some(side),
+                    )
+                    .inspect_err(|f| {
+                        log::warn!("{}: closing the game: {f}", self.name_of(side));
+                    })
+                    .is_ok();
+            if !closed {
+                player.kill();
+                players[e] = None;
+            }
+        }
+        GameRecord {
+            job: self.job,
+            game: self.game,
+            outcome: ending.outcome,
+            termination: ending.termination,
+            forfeit: ending.forfeit.is_some(),
+        }
+    }
+}
+
+/// The Hub `level` arguments and how long to wait for the move, for `side`.
+fn level(config: &MatchConfig, clock: Option<&GameClock>, side: Side) -> (String, Duration) {
+    let margin = config.time_margin;
+    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, 1e6));
+    match (config.tc, clock) {
+        (TimeControl::Depth(d), _) => (format!("depth={d}"), config.move_timeout),
+        (TimeControl::Nodes(n), _) => (format!("nodes={n}"), config.move_timeout),
+        (TimeControl::MoveTime(t), _) => (format!("move-time={t}"), secs(t) + margin),
+        // Hub's time is before this move's increment is credited (Kroon and Scan add
+        // it; pydraughts' habit of subtracting it would cost the engine time).
+        (TimeControl::Clock { inc, .. }, Some(clock)) => {
+            let mut text = String::new();
+            if let Some(n) = clock.moves_to_go(side) {
+                text.push_str(&format!("moves={n} "));
+            }
+            text.push_str(&format!("time={:.3} inc={inc}", clock.left(side)));
+            (text, secs(clock.allowed(side)) + margin)
+        }
+        (TimeControl::Clock { .. }, None) => (String::new(), config.move_timeout),
+    }
+}
+
+/// The adjudicated winner, if both engines' recent scores agree: the last `moves`
+/// moves of each, from White's view, all at least `threshold` one way.
+fn adjudicated(scores: &[Option<i32>], threshold: i32, moves: u32) -> Option<Side> {
+    let n = 2 * moves as usize;
+    if scores.len() < n {
+        return None;
+    }
+    let recent = &scores[scores.len() - n..];
+    if recent.iter().all(|s| s.is_some_and(|s| s >= threshold)) {
+        Some(Side::White)
+    } else if recent.iter().all(|s| s.is_some_and(|s| s <= -threshold)) {
+        Some(Side::Black)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjudicates_only_when_both_agree() {
+        let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+        assert_eq!(
+            adjudicated(&s(&[600, 700, 800, 900]), 500, 2),
+            Some(Side::White)
+        );
+        assert_eq!(adjudicated(&s(&[-600, -700]), 500, 1), Some(Side::Black));
+        assert_eq!(adjudicated(&s(&[600, 400, 800, 900]), 500, 2), None);
+        assert_eq!(adjudicated(&s(&[600]), 500, 1), None);
+        assert_eq!(adjudicated(&[Some(600), None], 500, 1), None);
+    }
+}
