@@ -1,7 +1,9 @@
 //! The rules core: squares, bitboards, positions, moves, legal move generation,
-//! notation, hashing and perft. It knows nothing of search or protocols.
+//! the draw rules, notation, hashing and perft. It knows nothing of search or
+//! protocols.
 
 pub mod bitboard;
+pub mod draw;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

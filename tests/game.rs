@@ -1,10 +1,11 @@
 //! The game record: undo and redo, the result, and every FMJD draw rule reached in a
 //! game played out move by move through `Game::play_text`.
 
+use kroon::board::draw::{repetitions, DrawReason};
 use kroon::board::movegen::{has_capture, legal_moves};
 use kroon::board::notation::hub_move;
 use kroon::board::{Move, Position, Side};
-use kroon::game::{repetitions, DrawReason, Game, GameError, GameResult};
+use kroon::game::{Game, GameError, GameResult};
 
 fn game(fen: &str) -> Game {
     Game::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))

@@ -7,10 +7,10 @@ use super::score::Score;
 use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::threads::Control;
 use super::tt::{Bound, TranspositionTable};
+use crate::board::draw::{is_repeated, DrawClock};
 use crate::board::movegen::{generate, generate_captures, generate_quiet, has_capture};
 use crate::board::{Key, Move, Position, Side};
 use crate::eval::Evaluator;
-use crate::game::DrawClock;
 use std::sync::Arc;
 
 /// Pruning and reduction settings, in one place for tuning by games.
@@ -342,26 +342,6 @@ impl<'a> Worker<'a> {
         (!pv.is_empty()).then(|| (self.root_score, pv.clone()))
     }
 
-    fn is_repetition(&self, clock: &DrawClock) -> bool {
-        let reach = clock.reversible_plies() as usize;
-        let n = self.keys.len();
-        if reach < 4 || n < 5 {
-            return false;
-        }
-        let current = self.keys[n - 1];
-        let oldest = n - 1 - reach.min(n - 1);
-        let mut i = n - 5;
-        loop {
-            if self.keys[i] == current {
-                return true;
-            }
-            if i < oldest + 2 {
-                return false;
-            }
-            i -= 2;
-        }
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -376,7 +356,7 @@ impl<'a> Worker<'a> {
     ) -> Score {
         self.frames[ply].pv.clear();
         if ply > 0 {
-            if clock.draw().is_some() || self.is_repetition(&clock) {
+            if clock.draw().is_some() || is_repeated(&self.keys, clock.reversible_plies()) {
                 return Score::DRAW;
             }
             // A shorter win is already known above: nothing here can improve on it.

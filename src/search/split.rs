@@ -236,9 +236,9 @@ impl SplitPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::draw::DrawClock;
     use crate::board::movegen::legal_moves;
     use crate::board::Position;
-    use crate::game::DrawClock;
 
     fn node(ply: usize, beta: i32) -> Node {
         let pos = Position::initial();
