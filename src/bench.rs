@@ -39,23 +39,10 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
-/// Searches every bench position to `depth`, calling `report` after each.
-/// Returns the total nodes and search time (table set-up excluded).
-pub fn run(depth: u32, report: impl FnMut(&BenchLine)) -> (u64, Duration) {
-    run_positions(
-        &POSITIONS,
-        depth,
-        1,
-        HASH_MB as usize,
-        &Evaluator::default(),
-        report,
-    )
-    .expect("bench positions are valid")
-}
-
-/// [`run`] over other positions (FEN or Hub strings), thread counts and table sizes
-/// (MiB) and evaluations, to time a search; only one thread gives a reproducible node
-/// count.
+/// Searches every position (FEN or Hub strings) to `depth` with `threads` threads,
+/// from an emptied table of `hash_mb` MiB each, calling `report` after each. Returns
+/// the total nodes and search time (emptying the table excluded); only one thread
+/// gives a reproducible node count.
 pub fn run_positions(
     positions: &[&str],
     depth: u32,
@@ -204,8 +191,9 @@ mod tests {
 
     #[test]
     fn positions_parse_and_signature_is_stable() {
-        let (a, _) = run(4, |_| {});
-        let (b, _) = run(4, |_| {});
+        let run = || run_positions(&POSITIONS, 4, 1, 8, &Evaluator::Hand, |_| {}).unwrap();
+        let (a, _) = run();
+        let (b, _) = run();
         assert_eq!(a, b);
         assert!(a > 0);
     }

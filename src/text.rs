@@ -255,7 +255,7 @@ fn line_text(pos: &Position, moves: &[Move]) -> String {
 fn white_view(score: Score, side: Side) -> Score {
     match side {
         Side::White => score,
-        Side::Black => score.neg(),
+        Side::Black => -score,
     }
 }
 

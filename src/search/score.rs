@@ -62,12 +62,6 @@ impl Score {
         }
     }
 
-    /// The score seen from the other side.
-    #[must_use]
-    pub const fn neg(self) -> Score {
-        Score(-self.0)
-    }
-
     /// A decisive score as stored at `ply` plies from the root, made relative to the
     /// node that stores it (so it can be reused at another ply).
     #[must_use]

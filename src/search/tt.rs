@@ -309,25 +309,6 @@ impl TranspositionTable {
         bucket[victim].data.store(new, Ordering::Relaxed);
         bucket[victim].check.store(key ^ new, Ordering::Relaxed);
     }
-
-    /// Per-mille of the first thousand slots holding an entry of the current search
-    /// (Hub-style `hashfull`).
-    #[must_use]
-    pub fn hashfull(&self) -> u32 {
-        let age = self.age.load(Ordering::Relaxed) & 63;
-        let n = (self.buckets * ENTRIES_PER_BUCKET).min(1000);
-        let used = self
-            .buckets()
-            .iter()
-            .flat_map(|b| &b.0)
-            .take(n)
-            .filter(|s| {
-                let d = s.data.load(Ordering::Relaxed);
-                d != 0 && data_age(d) == age
-            })
-            .count();
-        (used * 1000 / n.max(1)) as u32
-    }
 }
 
 #[cfg(test)]
