@@ -7,7 +7,7 @@ pub mod command;
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::Position;
-use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
+use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit};
 use crate::game::Game;
 use command::{Command, Go, Level, ParamKind, Reply};
 use std::io::{BufRead, Write};
@@ -76,23 +76,12 @@ impl Output {
     }
 }
 
-/// Hub's `score=` in men. Decisive scores follow Scan's convention, ±(100 - plies /
-/// 100) men, which is what pydraughts decodes into "win in N moves".
-#[must_use]
-pub fn score_text(score: Score) -> String {
-    match score.decisive_plies() {
-        Some(p) if p >= 0 => format!("{:.2}", 100.0 - f64::from(p) / 100.0),
-        Some(p) => format!("{:.2}", -100.0 - f64::from(p) / 100.0),
-        None => format!("{:.2}", f64::from(score.0) / 100.0),
-    }
-}
-
 fn info_reply(info: &Info) -> Reply {
     let pv: Vec<String> = info.pv.iter().map(|&m| hub_move(m)).collect();
     Reply::Info(vec![
         ("depth".into(), info.depth.to_string()),
         ("mean-depth".into(), format!("{:.1}", info.mean_depth)),
-        ("score".into(), score_text(info.score)),
+        ("score".into(), format!("{:.2}", info.score.men())),
         ("nodes".into(), info.nodes.to_string()),
         ("time".into(), format!("{:.3}", info.time.as_secs_f64())),
         // Scan reports nodes per second in millions.

@@ -51,13 +51,14 @@ impl Score {
     }
 
     /// The score in men (0.12 for 12 hundredths), the unit Hub's `info score=` uses.
-    /// A decisive score maps beyond any material balance, to ±(1000 - plies / 100),
-    /// so that GUIs which only read a number still rank "wins sooner" higher.
+    /// A decisive score follows Scan's convention, ±(100 - plies / 100) men, which
+    /// pydraughts decodes into "win in N moves": far beyond any real evaluation (all
+    /// twenty men ahead is 20), and a sooner win ranks higher.
     #[must_use]
     pub fn men(self) -> f64 {
         match self.decisive_plies() {
-            Some(p) if p >= 0 => 1000.0 - f64::from(p) / 100.0,
-            Some(p) => -1000.0 - f64::from(p) / 100.0,
+            Some(p) if p >= 0 => 100.0 - f64::from(p) / 100.0,
+            Some(p) => -100.0 - f64::from(p) / 100.0,
             None => f64::from(self.0) / 100.0,
         }
     }
@@ -121,7 +122,8 @@ mod tests {
         assert_eq!(Score::loss_in(4).decisive_plies(), Some(-4));
         assert!(Score::win_in(3).men() > Score::win_in(5).men());
         assert!(Score::loss_in(3).men() < Score::loss_in(5).men());
-        assert!(Score::win_in(900).men() > 100.0);
+        assert!(Score::win_in(900).men() > 90.0);
+        assert_eq!(Score::loss_in(2).men(), -99.98);
         assert_eq!(Score(5).decisive_plies(), None);
     }
 
