@@ -45,6 +45,7 @@ pub mod hub;
 pub mod matches;
 pub mod openings;
 pub mod pdn;
+pub mod play;
 pub mod search;
 pub mod text;
 pub mod training;

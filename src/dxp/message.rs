@@ -12,8 +12,10 @@
 //! ```
 
 use crate::board::{Position, Side, Square};
+use crate::play::TimeControl;
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 /// Width of the name fields of GAMEREQ and GAMEACC.
 pub const NAME_WIDTH: usize = 32;
@@ -108,6 +110,56 @@ impl fmt::Display for Minutes {
     }
 }
 
+/// The time control GAMEREQ's thinking time and number of moves agree on: the time
+/// for the game (`moves` 0) or for each so many moves, without increment. None for
+/// no clock at all (time `000`).
+#[must_use]
+pub fn time_control(minutes: Minutes, moves: u16) -> Option<TimeControl> {
+    (!minutes.is_zero()).then(|| TimeControl::Clock {
+        time: Duration::from_secs_f64(minutes.seconds()),
+        increment: Duration::ZERO,
+        moves: (moves > 0).then_some(u32::from(moves)),
+    })
+}
+
+/// GAMEREQ's thinking time and number of moves for a time control: DXP has a clock
+/// of minutes for the game, or for each so many moves, and nothing else. A time the
+/// field cannot state exactly is rounded down, so the engine keeps a reserve.
+pub fn gamereq_time(control: &TimeControl) -> Result<(Minutes, u16), String> {
+    let TimeControl::Clock {
+        time,
+        increment,
+        moves,
+    } = *control
+    else {
+        return Err("DXP engines play on a clock: give --tc SECONDS or --tc MOVES/SECONDS".into());
+    };
+    if !increment.is_zero() {
+        return Err("DXP has no increment: give --tc SECONDS or --tc MOVES/SECONDS".into());
+    }
+    let moves = u16::try_from(moves.unwrap_or(0))
+        .ok()
+        .filter(|&m| m <= 999)
+        .ok_or("DXP counts at most 999 moves per period")?;
+    let seconds = time.as_secs_f64();
+    let minutes = Minutes::at_most(seconds);
+    if minutes.is_zero() {
+        return Err("DXP's clock needs at least 0.6 seconds (0.01 minutes)".into());
+    }
+    if minutes.seconds() < seconds - 1e-6 {
+        log::warn!(
+            "DXP engines are told {minutes} minutes, as near as GAMEREQ can say {seconds} s"
+        );
+    }
+    if !minutes.is_whole() {
+        log::warn!(
+            "GAMEREQ's time of {minutes} minutes is a fraction, which Moby Dam reads but \
+             programs that read whole minutes only (Scan 2.0) take as 0"
+        );
+    }
+    Ok((minutes, moves))
+}
+
 /// A GAMEACC's answer to a GAMEREQ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AcceptCode {
@@ -120,14 +172,8 @@ pub enum AcceptCode {
     NoGames,
 }
 
-/// GAMEEND's reason, from the sender's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    Unknown,
-    ILose,
-    Draw,
-    IWin,
-}
+/// GAMEEND's reason, from the sender's view: the play layer's, with its codes.
+pub use crate::play::EndReason;
 
 /// A BACKACC's answer to a BACKREQ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,13 +325,7 @@ impl fmt::Display for Message {
                 Ok(())
             }
             Message::GameEnd { reason, stop } => {
-                let reason = match reason {
-                    EndReason::Unknown => 0,
-                    EndReason::ILose => 1,
-                    EndReason::Draw => 2,
-                    EndReason::IWin => 3,
-                };
-                write!(f, "E{reason}{}", u8::from(*stop))
+                write!(f, "E{}{}", reason.code(), u8::from(*stop))
             }
             // A NUL would end the frame early.
             Message::Chat(text) => write!(f, "C{}", text.replace('\0', " ")),
@@ -462,12 +502,7 @@ impl FromStr for Message {
                 }
             }
             'E' => {
-                let reason = match f.code("reason", 3)? {
-                    0 => EndReason::Unknown,
-                    1 => EndReason::ILose,
-                    2 => EndReason::Draw,
-                    _ => EndReason::IWin,
-                };
+                let reason = EndReason::from_code(f.code("reason", 3)? as u8);
                 let stop = f.code("stop code", 1)? == 1;
                 Message::GameEnd { reason, stop }
             }
@@ -494,6 +529,25 @@ impl FromStr for Message {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gamereq_times_are_minutes_without_increment() {
+        let dxp = |text: &str| gamereq_time(&text.parse().unwrap());
+        assert_eq!(dxp("60").unwrap(), (Minutes::whole(1), 0));
+        assert_eq!(dxp("75/300").unwrap(), (Minutes::whole(5), 75));
+        assert_eq!(dxp("30").unwrap(), (Minutes::at_most(30.0), 0));
+        assert!(dxp("60+1").unwrap_err().contains("increment"));
+        assert!(dxp("1000/60").unwrap_err().contains("999"));
+        assert!(dxp("0.5").unwrap_err().contains("0.6"));
+        assert!(gamereq_time(&TimeControl::Depth(3))
+            .unwrap_err()
+            .contains("--tc"));
+        for text in ["60", "75/300", "30"] {
+            let (minutes, moves) = dxp(text).unwrap();
+            assert_eq!(time_control(minutes, moves), Some(text.parse().unwrap()));
+        }
+        assert_eq!(time_control(Minutes::ZERO, 40), None);
+    }
 
     fn sq(n: u8) -> Square {
         Square::new(n).unwrap()

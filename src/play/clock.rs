@@ -1,0 +1,182 @@
+//! A game clock: each side's time, the increment credited with every move, and
+//! periods of a number of moves (DXP's "so many moves in so many minutes"), after
+//! which the period's time is credited again. It keeps durations only: the front
+//! end measures how long a move took, by whatever it trusts (its own `Instant`, or
+//! the arrival of an engine's answer), and charges it.
+
+use super::TimeControl;
+use crate::board::Side;
+use crate::engine::Limit;
+use std::time::Duration;
+
+/// Both sides' time in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time per period (the whole game when `moves` is None).
+    period: Duration,
+    /// Credited with each move, before it is made.
+    increment: Duration,
+    /// Moves per period; None: one period for the game.
+    moves: Option<u32>,
+    /// Time left, by `Side::index`.
+    left: [Duration; 2],
+    /// Moves made, by `Side::index`.
+    made: [u32; 2],
+}
+
+impl Clock {
+    /// A fresh clock for a game under `control`, if it is a game clock.
+    #[must_use]
+    pub fn new(control: &TimeControl) -> Option<Clock> {
+        let TimeControl::Clock {
+            time,
+            increment,
+            moves,
+        } = *control
+        else {
+            return None;
+        };
+        Some(Clock {
+            period: time,
+            increment,
+            moves: moves.filter(|&m| m > 0),
+            left: [time; 2],
+            made: [0; 2],
+        })
+    }
+
+    /// Time left on `side`'s clock, before its next move's increment.
+    #[must_use]
+    pub fn left(&self, side: Side) -> Duration {
+        self.left[side.index()]
+    }
+
+    /// Moves `side` must still make in this period (None: the time is for the game).
+    #[must_use]
+    pub fn moves_to_go(&self, side: Side) -> Option<u32> {
+        self.moves.map(|m| m - self.made[side.index()] % m)
+    }
+
+    /// How long `side` may take over its next move before its time runs out: what
+    /// is left and the increment.
+    #[must_use]
+    pub fn allowed(&self, side: Side) -> Duration {
+        self.left(side) + self.increment
+    }
+
+    /// Charges `side` for a move that took `spent`. Its time never goes below zero;
+    /// a move that took longer than allowed by more than `margin` is a loss on time,
+    /// `Err` with how much too long it took (the front end decides what follows).
+    pub fn charge(
+        &mut self,
+        side: Side,
+        spent: Duration,
+        margin: Duration,
+    ) -> Result<(), Duration> {
+        let allowed = self.allowed(side);
+        let i = side.index();
+        self.left[i] = allowed.saturating_sub(spent);
+        self.made[i] += 1;
+        if self.moves.is_some_and(|m| self.made[i].is_multiple_of(m)) {
+            self.left[i] += self.period;
+        }
+        match spent.checked_sub(allowed) {
+            Some(over) if over > margin => Err(over),
+            _ => Ok(()),
+        }
+    }
+
+    /// The clock as `side` sees it now, `spent` into its move, as a time control:
+    /// the time left for the moves to go. Hub's `level` says the clock so.
+    #[must_use]
+    pub fn control_now(&self, side: Side, spent: Duration) -> TimeControl {
+        TimeControl::Clock {
+            time: self.left(side).saturating_sub(spent),
+            increment: self.increment,
+            moves: self.moves_to_go(side),
+        }
+    }
+
+    /// The search limit of `side`'s move, `spent` into it.
+    #[must_use]
+    pub fn limit(&self, side: Side, spent: Duration) -> Limit {
+        self.control_now(side, spent).limit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    fn clock(time: f64, increment: f64, moves: Option<u32>) -> Clock {
+        Clock::new(&TimeControl::Clock {
+            time: secs(time),
+            increment: secs(increment),
+            moves,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn sudden_death_with_increment() {
+        let mut clock = clock(10.0, 1.0, None);
+        assert_eq!(clock.allowed(Side::White), secs(11.0));
+        assert_eq!(clock.moves_to_go(Side::White), None);
+        clock.charge(Side::White, secs(3.0), secs(0.5)).unwrap();
+        assert_eq!(clock.left(Side::White), secs(8.0));
+        assert_eq!(clock.left(Side::Black), secs(10.0));
+        // Over by 0.2 s, within the margin: forgiven, at 0.
+        clock.charge(Side::White, secs(9.2), secs(0.5)).unwrap();
+        assert_eq!(clock.left(Side::White), Duration::ZERO);
+        assert_eq!(
+            clock.charge(Side::White, secs(2.0), secs(0.5)),
+            Err(secs(1.0))
+        );
+        assert_eq!(clock.left(Side::White), Duration::ZERO);
+    }
+
+    #[test]
+    fn periods_of_moves_credit_the_time_again() {
+        let mut clock = clock(60.0, 0.0, Some(2));
+        assert_eq!(clock.moves_to_go(Side::Black), Some(2));
+        clock
+            .charge(Side::Black, secs(20.0), Duration::ZERO)
+            .unwrap();
+        assert_eq!(clock.moves_to_go(Side::Black), Some(1));
+        clock
+            .charge(Side::Black, secs(30.0), Duration::ZERO)
+            .unwrap();
+        assert_eq!(clock.moves_to_go(Side::Black), Some(2));
+        assert_eq!(clock.left(Side::Black), secs(70.0));
+        assert_eq!(clock.moves_to_go(Side::White), Some(2));
+    }
+
+    #[test]
+    fn the_limit_is_what_is_left_now() {
+        let mut clock = clock(60.0, 2.0, Some(40));
+        clock
+            .charge(Side::White, secs(5.0), Duration::ZERO)
+            .unwrap();
+        assert_eq!(
+            clock.limit(Side::White, secs(7.0)),
+            Limit::Clock {
+                remaining: secs(52.0),
+                increment: secs(2.0),
+                moves_to_go: Some(39)
+            }
+        );
+        assert_eq!(
+            clock.control_now(Side::White, secs(100.0)),
+            TimeControl::Clock {
+                time: Duration::ZERO,
+                increment: secs(2.0),
+                moves: Some(39)
+            }
+        );
+        assert!(Clock::new(&TimeControl::Depth(3)).is_none());
+    }
+}

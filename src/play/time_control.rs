@@ -1,0 +1,195 @@
+//! How long the moves of a game may take. One type for every front end: Hub's
+//! `level` (in `hub::command`), DXP's GAMEREQ time (in `dxp::message`), text mode's
+//! `level` (in `text`) and `kroon match --tc` (its [`FromStr`] here) all become a
+//! [`TimeControl`], and [`TimeControl::limit`] or [`Clock::limit`] gives the search
+//! its [`Limit`] for a move.
+//!
+//! [`Clock::limit`]: super::Clock::limit
+
+use crate::engine::Limit;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// How long the moves of a game may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// Every move searched this many plies deep.
+    Depth(u32),
+    /// Every move searched about this many nodes.
+    Nodes(u64),
+    /// This much time for every move.
+    MoveTime(Duration),
+    /// A game clock: `time` for the game, or for each period of `moves` moves after
+    /// which it is credited again, and `increment` credited with every move (before
+    /// it is made, as Hub has it).
+    Clock {
+        time: Duration,
+        increment: Duration,
+        moves: Option<u32>,
+    },
+    /// Until told to stop.
+    Infinite,
+}
+
+/// The longest time any form may state, in seconds (about 30 years): larger
+/// numbers are taken as this, so that adding times never overflows.
+const MAX_SECONDS: f64 = 1e9;
+
+/// A number of seconds as a [`Duration`]: `None` unless finite and not negative.
+#[must_use]
+pub fn seconds(value: f64) -> Option<Duration> {
+    (value.is_finite() && value >= 0.0).then(|| Duration::from_secs_f64(value.min(MAX_SECONDS)))
+}
+
+impl TimeControl {
+    /// The search limit of a move made under this control, with the clock as the
+    /// control states it: all of `time` left (and this move's increment) for the
+    /// `moves` still to make. That is how Hub's `level` says the clock at each move;
+    /// a game clock that runs over several moves gives its limit by [`Clock::limit`].
+    ///
+    /// [`Clock::limit`]: super::Clock::limit
+    #[must_use]
+    pub fn limit(&self) -> Limit {
+        match *self {
+            TimeControl::Depth(d) => Limit::Depth(d),
+            TimeControl::Nodes(n) => Limit::Nodes(n),
+            TimeControl::MoveTime(t) => Limit::MoveTime(t),
+            TimeControl::Infinite => Limit::Infinite,
+            TimeControl::Clock {
+                time,
+                increment,
+                moves,
+            } => Limit::Clock {
+                remaining: time + increment,
+                increment,
+                moves_to_go: moves,
+            },
+        }
+    }
+
+    /// Whether this is a game clock.
+    #[must_use]
+    pub fn is_clock(&self) -> bool {
+        matches!(self, TimeControl::Clock { .. })
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    /// Reads the command line's clock, `[MOVES/]SECONDS[+INCREMENT]`: `60+0.5`,
+    /// `300`, or `40/120` (40 moves in 120 seconds, then 120 seconds for the next 40,
+    /// as DXP has it).
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let bad = || {
+            format!(
+                "'{text}' is not a clock: write [moves/]seconds[+increment], e.g. 60+0.5 or 40/120"
+            )
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => {
+                let m = m.trim().parse::<u32>().ok().filter(|&m| m > 0);
+                (Some(m.ok_or_else(bad)?), rest)
+            }
+            None => (None, text),
+        };
+        let (time, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+        let secs = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .and_then(seconds)
+                .ok_or_else(bad)
+        };
+        let (time, increment) = (secs(time)?, secs(increment)?);
+        if (time + increment).is_zero() {
+            return Err(format!("'{text}' gives no time at all"));
+        }
+        Ok(TimeControl::Clock {
+            time,
+            increment,
+            moves,
+        })
+    }
+}
+
+/// The command line's forms: `depth 12`, `5000 nodes`, `0.5 s/move`, `infinite`, and
+/// a clock as [`FromStr`] reads it, the increment always written (`40/120+0`).
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::Nodes(n) => write!(f, "{n} nodes"),
+            TimeControl::MoveTime(t) => write!(f, "{} s/move", t.as_secs_f64()),
+            TimeControl::Infinite => write!(f, "infinite"),
+            TimeControl::Clock {
+                time,
+                increment,
+                moves,
+            } => {
+                if let Some(m) = moves {
+                    write!(f, "{m}/")?;
+                }
+                write!(f, "{}+{}", time.as_secs_f64(), increment.as_secs_f64())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(time: f64, increment: f64, moves: Option<u32>) -> TimeControl {
+        TimeControl::Clock {
+            time: Duration::from_secs_f64(time),
+            increment: Duration::from_secs_f64(increment),
+            moves,
+        }
+    }
+
+    #[test]
+    fn the_command_line_form_round_trips() {
+        assert_eq!("60+0.5".parse(), Ok(clock(60.0, 0.5, None)));
+        assert_eq!("300".parse(), Ok(clock(300.0, 0.0, None)));
+        let tc: TimeControl = "40/120".parse().unwrap();
+        assert_eq!(tc, clock(120.0, 0.0, Some(40)));
+        assert_eq!(tc.to_string(), "40/120+0");
+        for tc in [clock(60.0, 0.5, None), clock(4.0, 0.0, Some(10))] {
+            assert_eq!(tc.to_string().parse(), Ok(tc));
+        }
+        for bad in [
+            "0/120", "x/120", "x+1", "-1+1", "0", "", "nan", "inf+1", "1+",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        assert_eq!(
+            TimeControl::MoveTime(Duration::from_millis(500)).to_string(),
+            "0.5 s/move"
+        );
+    }
+
+    #[test]
+    fn a_clock_gives_all_its_time_and_this_moves_increment() {
+        assert_eq!(
+            clock(60.0, 1.0, Some(20)).limit(),
+            Limit::Clock {
+                remaining: Duration::from_secs(61),
+                increment: Duration::from_secs(1),
+                moves_to_go: Some(20)
+            }
+        );
+        assert_eq!(TimeControl::Depth(7).limit(), Limit::Depth(7));
+        assert_eq!(TimeControl::Infinite.limit(), Limit::Infinite);
+    }
+
+    #[test]
+    fn seconds_refuse_what_is_not_a_time() {
+        assert_eq!(seconds(1.5), Some(Duration::from_millis(1500)));
+        assert_eq!(seconds(-1.0), None);
+        assert_eq!(seconds(f64::NAN), None);
+        assert_eq!(seconds(f64::INFINITY), None);
+        assert_eq!(seconds(1e300), Some(Duration::from_secs(1_000_000_000)));
+    }
+}
