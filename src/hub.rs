@@ -7,9 +7,10 @@ pub mod command;
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::Position;
-use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit};
+use crate::engine::{Engine, EngineOptions, GoMode, Info};
 use crate::game::Game;
-use command::{Command, Go, Level, ParamKind, Reply};
+use crate::play::TimeControl;
+use command::{Command, ParamKind, Reply};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -90,29 +91,14 @@ fn info_reply(info: &Info) -> Reply {
     ])
 }
 
-fn limit(level: &Level) -> Limit {
-    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, 1e9));
-    match *level {
-        Level::Depth(d) => Limit::Depth(d),
-        Level::Nodes(n) => Limit::Nodes(n),
-        Level::MoveTime(t) => Limit::MoveTime(secs(t)),
-        Level::Infinite => Limit::Infinite,
-        // Hub's time is before this move's increment is credited.
-        Level::Clock { time, inc, moves } => Limit::Clock {
-            remaining: secs(time + inc),
-            increment: secs(inc),
-            moves_to_go: moves,
-        },
-    }
-}
-
 /// The Hub session: engine, position and level, fed one command at a time.
 pub struct Session {
     engine: Engine,
     /// The position to search; None after a refused `pos`, so that a `go` cannot
     /// answer with a move for a position the client no longer has.
     game: Option<Game>,
-    level: Level,
+    /// The last `level`: Hub states the clock afresh before every search.
+    level: TimeControl,
     out: Output,
     searching: bool,
     /// The `eval` param as last set: `learned`, `hand` or a weights file.
@@ -131,7 +117,7 @@ impl Session {
         Session {
             engine: Engine::new(options),
             game: Some(Game::new()),
-            level: Level::MoveTime(1.0),
+            level: TimeControl::MoveTime(Duration::from_secs(1)),
             out,
             searching: false,
             eval: "learned".into(),
@@ -220,7 +206,7 @@ impl Session {
         Ok(())
     }
 
-    fn go(&mut self, go: Go) {
+    fn go(&mut self, mode: GoMode) {
         // Only a side without a legal move has nothing to play. A position that the
         // FMJD draw rules end is still searched: clients with other draw rules (the
         // lidraughts bot through pydraughts) keep playing it and need a move.
@@ -244,13 +230,8 @@ impl Session {
             });
             return;
         }
-        let mode = match go {
-            Go::Think => GoMode::Think,
-            Go::Ponder => GoMode::Ponder,
-            Go::Analyze => GoMode::Analyze,
-        };
         let out = self.out.clone();
-        self.engine.go(game, limit(&self.level), mode, move |info| {
+        self.engine.go(game, self.level.limit(), mode, move |info| {
             out.send(&info_reply(info))
         });
         self.searching = true;
@@ -321,7 +302,7 @@ impl Session {
                 }
             }
             Command::Level(level) => self.level = level,
-            Command::Go(go) => self.go(go),
+            Command::Go(mode) => self.go(mode),
             Command::Ping => self.out.send(&Reply::Pong),
             Command::NewGame => self.engine.new_game(),
             Command::Quit => return Flow::Quit,

@@ -1,6 +1,9 @@
 //! The Hub protocol's lines as values: commands from the GUI parsed, replies to it
 //! printed. No I/O here, so both directions round-trip in unit tests.
 
+use crate::engine::GoMode;
+use crate::play::time_control::seconds as duration;
+use crate::play::TimeControl;
 use std::fmt;
 
 /// A line's arguments: `name=value` pairs and bare flags, in order.
@@ -82,31 +85,6 @@ pub fn tokenize(line: &str) -> Result<(String, Args), String> {
     Ok((command, Args(words)))
 }
 
-/// How long a search may run, as the `level` command says.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Level {
-    Depth(u32),
-    Nodes(u64),
-    /// Seconds for this move.
-    MoveTime(f64),
-    Infinite,
-    /// Remaining seconds, the increment credited before each move, and the moves
-    /// left in the period (none: sudden death).
-    Clock {
-        time: f64,
-        inc: f64,
-        moves: Option<u32>,
-    },
-}
-
-/// What `go` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Go {
-    Think,
-    Ponder,
-    Analyze,
-}
-
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -120,8 +98,9 @@ pub enum Command {
         pos: String,
         moves: Vec<String>,
     },
-    Level(Level),
-    Go(Go),
+    /// `level`: how long the next searches may take, the clock as it stands now.
+    Level(TimeControl),
+    Go(GoMode),
     PonderHit,
     Stop,
     Ping,
@@ -141,12 +120,12 @@ fn number<T: std::str::FromStr>(args: &Args, name: &str) -> Result<Option<T>, St
     }
 }
 
-fn seconds(args: &Args, name: &str) -> Result<Option<f64>, String> {
+fn seconds(args: &Args, name: &str) -> Result<Option<std::time::Duration>, String> {
     match number::<f64>(args, name)? {
-        Some(s) if !s.is_finite() || s < 0.0 => {
-            Err(format!("{name} must be a number of seconds, at least 0"))
-        }
-        other => Ok(other),
+        None => Ok(None),
+        Some(s) => duration(s)
+            .map(Some)
+            .ok_or_else(|| format!("{name} must be a number of seconds, at least 0")),
     }
 }
 
@@ -187,11 +166,11 @@ impl Command {
             "level" => Command::Level(Self::parse_level(&args)?),
             "go" => {
                 if args.has("ponder") {
-                    Command::Go(Go::Ponder)
+                    Command::Go(GoMode::Ponder)
                 } else if args.has("analyze") {
-                    Command::Go(Go::Analyze)
+                    Command::Go(GoMode::Analyze)
                 } else {
-                    Command::Go(Go::Think)
+                    Command::Go(GoMode::Think)
                 }
             }
             "ponder-hit" => Command::PonderHit,
@@ -203,28 +182,56 @@ impl Command {
         })
     }
 
-    fn parse_level(args: &Args) -> Result<Level, String> {
+    fn parse_level(args: &Args) -> Result<TimeControl, String> {
         if let Some(depth) = number::<u32>(args, "depth")? {
-            return Ok(Level::Depth(depth.max(1)));
+            return Ok(TimeControl::Depth(depth.max(1)));
         }
         if let Some(nodes) = number::<u64>(args, "nodes")? {
-            return Ok(Level::Nodes(nodes.max(1)));
+            return Ok(TimeControl::Nodes(nodes.max(1)));
         }
         if let Some(t) = seconds(args, "move-time")? {
-            return Ok(Level::MoveTime(t));
+            return Ok(TimeControl::MoveTime(t));
         }
         if args.has("infinite") {
-            return Ok(Level::Infinite);
+            return Ok(TimeControl::Infinite);
         }
         if let Some(time) = seconds(args, "time")? {
-            let inc = seconds(args, "inc")?.unwrap_or(0.0);
+            let increment = seconds(args, "inc")?.unwrap_or_default();
             let moves = number::<u32>(args, "moves")?.filter(|&m| m > 0);
-            return Ok(Level::Clock { time, inc, moves });
+            return Ok(TimeControl::Clock {
+                time,
+                increment,
+                moves,
+            });
         }
         Err(
             "level needs one of depth=, nodes=, move-time=, infinite, or time= [moves=] [inc=]"
                 .into(),
         )
+    }
+}
+
+/// The arguments of the `level` line that states `control`: what the match runner
+/// sends a Hub engine before each move, the clock as it stands then.
+#[must_use]
+pub fn level_args(control: &TimeControl) -> String {
+    match control {
+        TimeControl::Depth(d) => format!("depth={d}"),
+        TimeControl::Nodes(n) => format!("nodes={n}"),
+        TimeControl::MoveTime(t) => format!("move-time={}", t.as_secs_f64()),
+        TimeControl::Infinite => "infinite".into(),
+        TimeControl::Clock {
+            time,
+            increment,
+            moves,
+        } => {
+            let moves = moves.map_or_else(String::new, |m| format!("moves={m} "));
+            format!(
+                "{moves}time={:.3} inc={}",
+                time.as_secs_f64(),
+                increment.as_secs_f64()
+            )
+        }
     }
 }
 
@@ -339,48 +346,60 @@ mod tests {
 
     #[test]
     fn parses_every_level_form() {
-        let level = |l: &str| Command::parse(l).unwrap();
-        assert_eq!(level("level depth=12"), Command::Level(Level::Depth(12)));
-        assert_eq!(
-            level("level nodes=1000"),
-            Command::Level(Level::Nodes(1000))
-        );
+        let level = |l: &str| match Command::parse(l).unwrap() {
+            Command::Level(tc) => tc,
+            other => panic!("{l}: {other:?}"),
+        };
+        let secs = std::time::Duration::from_secs_f64;
+        assert_eq!(level("level depth=12"), TimeControl::Depth(12));
+        assert_eq!(level("level nodes=1000"), TimeControl::Nodes(1000));
         assert_eq!(
             level("level move-time=2.5"),
-            Command::Level(Level::MoveTime(2.5))
+            TimeControl::MoveTime(secs(2.5))
         );
-        assert_eq!(level("level infinite"), Command::Level(Level::Infinite));
+        assert_eq!(level("level infinite"), TimeControl::Infinite);
         assert_eq!(
             level("level time=60"),
-            Command::Level(Level::Clock {
-                time: 60.0,
-                inc: 0.0,
+            TimeControl::Clock {
+                time: secs(60.0),
+                increment: secs(0.0),
                 moves: None
-            })
+            }
         );
-        assert_eq!(
-            level("level moves=40 time=120.5 inc=1"),
-            Command::Level(Level::Clock {
-                time: 120.5,
-                inc: 1.0,
-                moves: Some(40)
-            })
-        );
+        let clock = TimeControl::Clock {
+            time: secs(120.5),
+            increment: secs(1.0),
+            moves: Some(40),
+        };
+        assert_eq!(level("level moves=40 time=120.5 inc=1"), clock);
         assert!(Command::parse("level depth=x").is_err());
         assert!(Command::parse("level time=-3").is_err());
         assert!(Command::parse("level").is_err());
+        // What the match runner sends reads back as the same control.
+        for tc in [
+            clock,
+            TimeControl::Depth(3),
+            TimeControl::Nodes(500),
+            TimeControl::MoveTime(secs(0.25)),
+            TimeControl::Infinite,
+        ] {
+            assert_eq!(level(&format!("level {}", level_args(&tc))), tc);
+        }
     }
 
     #[test]
     fn parses_commands() {
         assert_eq!(
             Command::parse("go ponder").unwrap(),
-            Command::Go(Go::Ponder)
+            Command::Go(GoMode::Ponder)
         );
-        assert_eq!(Command::parse("go think").unwrap(), Command::Go(Go::Think));
+        assert_eq!(
+            Command::parse("go think").unwrap(),
+            Command::Go(GoMode::Think)
+        );
         assert_eq!(
             Command::parse("go analyze").unwrap(),
-            Command::Go(Go::Analyze)
+            Command::Go(GoMode::Analyze)
         );
         assert_eq!(
             Command::parse("set-param name=tt-size value=24").unwrap(),
