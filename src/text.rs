@@ -7,87 +7,87 @@ use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
 use crate::board::{Move, Piece, Position, Side, Square};
 use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
-use crate::game::{Game, GameError, GameResult};
+use crate::game::{Game, GameError};
 use crate::pdn;
-use std::fmt;
+use crate::play::outcome::{Reason, UNFINISHED};
+use crate::play::time_control::seconds as duration;
+use crate::play::{Clock, Outcome, TimeControl};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How the engine's searches are limited.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Level {
-    /// A fixed depth in plies.
-    Depth(u32),
-    /// Seconds per move.
-    MoveTime(f64),
-    /// A game clock for each side: minutes for the game plus seconds added per move.
-    Clock { minutes: f64, increment: f64 },
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Level::Depth(d) => write!(f, "depth {d}"),
-            Level::MoveTime(s) => write!(f, "movetime {s} s per move"),
-            Level::Clock { minutes, increment } => {
-                write!(f, "time {minutes}+{increment} (minutes + seconds per move)")
-            }
-        }
-    }
-}
-
 /// The largest depth `level depth` accepts: deeper never finishes anyway.
 const MAX_DEPTH: u32 = 64;
-/// Longest time setting accepted, in seconds (a week); keeps `Duration` conversions sane.
+/// Longest time setting accepted, in seconds (a week): a typing slip, not a game.
 const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
 
-impl Level {
-    /// Parses the words after `level`: `depth N`, `movetime S` or `time M+I`.
-    pub fn parse(words: &[&str]) -> Result<Level, String> {
-        const USAGE: &str =
-            "write level depth N, level movetime S (seconds per move) or level time M+I (minutes for the game + seconds per move)";
-        match words {
-            ["depth", n] => match n.parse::<u32>() {
-                Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(Level::Depth(d)),
-                _ => Err(format!(
-                    "depth must be a whole number from 1 to {MAX_DEPTH}, not '{n}'"
-                )),
-            },
-            ["movetime" | "move", s] => {
-                let secs = seconds(s).filter(|&t| t > 0.0).ok_or_else(|| {
-                    format!("movetime must be a number of seconds above 0, not '{s}'")
-                })?;
-                Ok(Level::MoveTime(secs))
-            }
-            ["time", clock] => Level::parse_clock(clock),
-            // `level time 5 3` reads as naturally as `level time 5+3`.
-            ["time", m, i] => Level::parse_clock(&format!("{m}+{i}")),
-            _ => Err(USAGE.into()),
-        }
-    }
-
-    /// `M+I` (or `M`): minutes for the game and seconds added after each move.
-    fn parse_clock(text: &str) -> Result<Level, String> {
-        let (m, i) = text.split_once('+').unwrap_or((text, "0"));
-        let minutes = seconds(m)
-            .filter(|&t| t > 0.0 && t * 60.0 <= MAX_SECONDS)
-            .ok_or_else(|| {
-                format!("'{m}' is not a number of minutes above 0 (write time M+I, e.g. time 5+3)")
+/// Reads the words after `level`: `depth N`, `movetime S` or `time M+I`.
+pub fn parse_level(words: &[&str]) -> Result<TimeControl, String> {
+    const USAGE: &str =
+        "write level depth N, level movetime S (seconds per move) or level time M+I (minutes for the game + seconds per move)";
+    match words {
+        ["depth", n] => match n.parse::<u32>() {
+            Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(TimeControl::Depth(d)),
+            _ => Err(format!(
+                "depth must be a whole number from 1 to {MAX_DEPTH}, not '{n}'"
+            )),
+        },
+        ["movetime" | "move", s] => {
+            let time = seconds(s).filter(|t| !t.is_zero()).ok_or_else(|| {
+                format!("movetime must be a number of seconds above 0, not '{s}'")
             })?;
-        let increment = seconds(i).ok_or_else(|| {
-            format!("'{i}' is not a number of seconds per move (write time M+I, e.g. time 5+3)")
-        })?;
-        Ok(Level::Clock { minutes, increment })
+            Ok(TimeControl::MoveTime(time))
+        }
+        ["time", clock] => parse_clock(clock),
+        // `level time 5 3` reads as naturally as `level time 5+3`.
+        ["time", m, i] => parse_clock(&format!("{m}+{i}")),
+        _ => Err(USAGE.into()),
     }
 }
 
-/// A non-negative, finite number of at most [`MAX_SECONDS`].
-fn seconds(text: &str) -> Option<f64> {
-    text.trim()
+/// `M+I` (or `M`): minutes for the game and seconds added with each move.
+fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    let (m, i) = text.split_once('+').unwrap_or((text, "0"));
+    let time = m
+        .trim()
         .parse::<f64>()
         .ok()
-        .filter(|t| t.is_finite() && (0.0..=MAX_SECONDS).contains(t))
+        .filter(|&m| m > 0.0 && m * 60.0 <= MAX_SECONDS)
+        .and_then(|m| duration(m * 60.0))
+        .ok_or_else(|| {
+            format!("'{m}' is not a number of minutes above 0 (write time M+I, e.g. time 5+3)")
+        })?;
+    let increment = seconds(i).ok_or_else(|| {
+        format!("'{i}' is not a number of seconds per move (write time M+I, e.g. time 5+3)")
+    })?;
+    Ok(TimeControl::Clock {
+        time,
+        increment,
+        moves: None,
+    })
+}
+
+/// A non-negative, finite number of seconds of at most [`MAX_SECONDS`].
+fn seconds(text: &str) -> Option<Duration> {
+    let value = text.trim().parse::<f64>().ok()?;
+    duration(value).filter(|_| value <= MAX_SECONDS)
+}
+
+/// The level as text mode writes it.
+fn level_text(level: &TimeControl) -> String {
+    match level {
+        TimeControl::Depth(d) => format!("depth {d}"),
+        TimeControl::MoveTime(t) => format!("movetime {} s per move", t.as_secs_f64()),
+        TimeControl::Clock {
+            time, increment, ..
+        } => format!(
+            "time {}+{} (minutes + seconds per move)",
+            time.as_secs_f64() / 60.0,
+            increment.as_secs_f64()
+        ),
+        // Not a form `level` takes; said as the command line would.
+        other => other.to_string(),
+    }
 }
 
 /// One line of input, parsed.
@@ -103,7 +103,7 @@ pub enum Command {
     Redo,
     Swap,
     /// `level` with no words shows the level.
-    Level(Option<Level>),
+    Level(Option<TimeControl>),
     /// `fen` with no text shows the position's FEN.
     Fen(Option<String>),
     Moves,
@@ -167,13 +167,13 @@ impl Command {
             "level" => {
                 let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
                 let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
-                Level::parse(&lower).map(|l| Command::Level(Some(l)))
+                parse_level(&lower).map(|l| Command::Level(Some(l)))
             }
             "time" if words.is_empty() => Ok(Command::Level(None)),
             "time" => {
                 let mut all = vec!["time"];
                 all.extend(&words);
-                Level::parse(&all).map(|l| Command::Level(Some(l)))
+                parse_level(&all).map(|l| Command::Level(Some(l)))
             }
             "fen" if rest.is_empty() => Ok(Command::Fen(None)),
             "fen" => Ok(Command::Fen(Some(rest.to_string()))),
@@ -317,11 +317,11 @@ fn clock_text(d: Duration) -> String {
 pub struct Session {
     engine: Engine,
     game: Game,
-    level: Level,
+    level: TimeControl,
     /// The side Kroon plays.
     engine_side: Side,
-    /// Time left for White and Black when the level is a game clock.
-    clocks: [Duration; 2],
+    /// Both sides' time when the level is a game clock.
+    clock: Option<Clock>,
     /// When the side to move began thinking, to charge its clock.
     turn_started: Instant,
     /// The side whose time ran out, which ends the game.
@@ -343,9 +343,9 @@ impl Session {
         Session {
             engine: Engine::new(options),
             game: Game::new(),
-            level: Level::MoveTime(1.0),
+            level: TimeControl::MoveTime(Duration::from_secs(1)),
             engine_side: Side::Black,
-            clocks: [Duration::ZERO; 2],
+            clock: None,
             turn_started: Instant::now(),
             flagged: None,
             choice: None,
@@ -381,27 +381,28 @@ impl Session {
             self.player(side),
             self.game.draw_clock().king_move_plies()
         ));
-        if matches!(self.level, Level::Clock { .. }) {
+        if let Some(clock) = &self.clock {
             text.push_str(&format!(
                 "Clocks: White {}  Black {}\n",
-                clock_text(self.clocks[0]),
-                clock_text(self.clocks[1])
+                clock_text(clock.left(Side::White)),
+                clock_text(clock.left(Side::Black))
             ));
         }
         self.out.write(&text);
         self.announce_end();
     }
 
+    /// How the game ended, if it is over: on the board, or on the clock.
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(side) = self.flagged {
+            return Some(Outcome::win(side.opponent(), Reason::Time));
+        }
+        self.game.result().map(Outcome::from)
+    }
+
     /// The result and its reason, if the game is over.
     fn result(&self) -> Option<String> {
-        if let Some(side) = self.flagged {
-            let pdn = GameResult::Win(side.opponent()).pdn();
-            return Some(format!(
-                "{} wins on time ({side}'s clock ran out). {pdn}",
-                side.opponent()
-            ));
-        }
-        self.game.result().map(|r| format!("{r}. {}", r.pdn()))
+        self.outcome().map(|o| format!("{o}. {}", o.pdn()))
     }
 
     fn announce_end(&self) {
@@ -411,27 +412,21 @@ impl Session {
     }
 
     fn reset_clocks(&mut self) {
-        let each = match self.level {
-            Level::Clock { minutes, .. } => Duration::from_secs_f64(minutes * 60.0),
-            _ => Duration::ZERO,
-        };
-        self.clocks = [each; 2];
+        self.clock = Clock::new(&self.level);
         self.flagged = None;
         self.turn_started = Instant::now();
     }
 
-    /// Plays a legal move for the side to move, charging its clock.
+    /// Plays a legal move for the side to move, charging its clock. A move that
+    /// took longer than the side's time loses on time, with no grace: the clock is
+    /// Kroon's own.
     fn play(&mut self, mv: Move) -> Result<(), GameError> {
         let side = self.game.side_to_move();
         self.game.play(mv)?;
-        if let Level::Clock { increment, .. } = self.level {
-            let clock = &mut self.clocks[side.index()];
-            let spent = self.turn_started.elapsed();
-            if spent >= *clock {
-                *clock = Duration::ZERO;
+        let spent = self.turn_started.elapsed();
+        if let Some(clock) = &mut self.clock {
+            if clock.charge(side, spent, Duration::ZERO).is_err() {
                 self.flagged = Some(side);
-            } else {
-                *clock = *clock - spent + Duration::from_secs_f64(increment);
             }
         }
         self.turn_started = Instant::now();
@@ -439,18 +434,9 @@ impl Session {
     }
 
     fn limit(&self, side: Side) -> Limit {
-        match self.level {
-            Level::Depth(d) => Limit::Depth(d),
-            Level::MoveTime(s) => Limit::MoveTime(Duration::from_secs_f64(s)),
-            Level::Clock { increment, .. } => {
-                let increment = Duration::from_secs_f64(increment);
-                let spent = self.turn_started.elapsed();
-                Limit::Clock {
-                    remaining: self.clocks[side.index()].saturating_sub(spent) + increment,
-                    increment,
-                    moves_to_go: None,
-                }
-            }
+        match &self.clock {
+            Some(clock) => clock.limit(side, self.turn_started.elapsed()),
+            None => self.level.limit(),
         }
     }
 
@@ -594,13 +580,8 @@ impl Session {
                 "Player"
             }
         };
-        let result = match self.result() {
-            Some(_) if self.flagged.is_some() => {
-                GameResult::Win(self.flagged.map_or(Side::White, Side::opponent)).pdn()
-            }
-            Some(_) => self.game.result().map_or("*", GameResult::pdn),
-            None => "*",
-        };
+        let outcome = self.outcome();
+        let result = outcome.as_ref().map_or(UNFINISHED, Outcome::pdn);
         let tags: pdn::Tags = vec![
             ("Event".into(), "Kroon text mode".into()),
             ("Date".into(), pdn::today()),
@@ -692,11 +673,11 @@ impl Session {
                 }
                 self.show_board();
             }
-            Command::Level(None) => self.say(&format!("Level: {}.", self.level)),
+            Command::Level(None) => self.say(&format!("Level: {}.", level_text(&self.level))),
             Command::Level(Some(level)) => {
                 self.level = level;
                 self.reset_clocks();
-                self.say(&format!("Level set: {level}."));
+                self.say(&format!("Level set: {}.", level_text(&level)));
             }
             Command::Fen(None) => self.say(&format!("FEN: {}", self.game.position().to_fen())),
             Command::Fen(Some(text)) => match Game::from_fen(&text) {
@@ -728,9 +709,10 @@ impl Session {
                 } else {
                     let root = *self.game.position();
                     // A hint must not eat into a game clock: it gets a second.
-                    let limit = match self.level {
-                        Level::Clock { .. } => Limit::MoveTime(Duration::from_secs(1)),
-                        _ => self.limit(root.side_to_move()),
+                    let limit = if self.level.is_clock() {
+                        Limit::MoveTime(Duration::from_secs(1))
+                    } else {
+                        self.limit(root.side_to_move())
                     };
                     match self.think(limit) {
                         Some(mv) => self.say(&format!("Hint: {}", pdn_move(&root, mv))),
@@ -811,18 +793,21 @@ mod tests {
         assert_eq!(Command::parse(""), Ok(Command::Nothing));
         assert_eq!(
             Command::parse("level depth 3"),
-            Ok(Command::Level(Some(Level::Depth(3))))
+            Ok(Command::Level(Some(TimeControl::Depth(3))))
         );
         assert_eq!(
             Command::parse("time 5+3"),
-            Ok(Command::Level(Some(Level::Clock {
-                minutes: 5.0,
-                increment: 3.0
+            Ok(Command::Level(Some(TimeControl::Clock {
+                time: Duration::from_secs(300),
+                increment: Duration::from_secs(3),
+                moves: None
             })))
         );
         assert_eq!(
             Command::parse("level movetime 0.5"),
-            Ok(Command::Level(Some(Level::MoveTime(0.5))))
+            Ok(Command::Level(Some(TimeControl::MoveTime(
+                Duration::from_millis(500)
+            ))))
         );
         assert_eq!(
             Command::parse("fen W:W31-50:B1-20"),
