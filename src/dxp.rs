@@ -13,8 +13,10 @@ pub mod transport;
 use crate::board::notation::hub_move;
 use crate::board::{Bitboard, Position, Side};
 use crate::engine::{Engine, EngineOptions, GoMode, Limit};
-use crate::game::{Game, GameResult};
+use crate::game::Game;
 use crate::pdn;
+use crate::play::outcome::UNFINISHED;
+use crate::play::{Clock, Outcome};
 use message::{AcceptCode, BackCode, DecodeError, EndReason, Message, Minutes};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -240,12 +242,8 @@ struct Play {
     game: Game,
     ours: Side,
     peer: String,
-    minutes: Minutes,
-    moves: u16,
-    /// Remaining time of each side, indexed by `Side::index`; negative when overstepped.
-    clock: [f64; 2],
-    /// Moves made by each side, for the time periods.
-    made: [u32; 2],
+    /// Both sides' time, as GAMEREQ agreed (None: no clock, see [`NO_CLOCK_MOVE_TIME`]).
+    clock: Option<Clock>,
     /// When the side to move started thinking.
     turn_started: Instant,
     /// When we sent our GAMEEND.
@@ -257,16 +255,13 @@ struct Play {
 }
 
 impl Play {
+    /// A game from `start`, Kroon playing `ours`, on GAMEREQ's clock.
     fn new(start: Position, ours: Side, peer: String, minutes: Minutes, moves: u16) -> Play {
-        let period = minutes.seconds();
         Play {
             game: Game::from_position(start),
             ours,
             peer,
-            minutes,
-            moves,
-            clock: [period; 2],
-            made: [0; 2],
+            clock: message::time_control(minutes, moves).and_then(|tc| Clock::new(&tc)),
             turn_started: Instant::now(),
             end_sent: None,
             peer_end: None,
@@ -278,21 +273,15 @@ impl Play {
         self.game.side_to_move() == self.ours
     }
 
-    /// Charges the side to move for its move and credits a new period when one ends.
+    /// Charges the side to move for its move. Kroon does not referee the clock in
+    /// DXP (the peer's count is its own), so a move over the time is only logged.
     fn charge_move(&mut self) -> Duration {
         let spent = self.turn_started.elapsed();
-        let side = self.game.side_to_move().index();
-        self.clock[side] -= spent.as_secs_f64();
-        self.made[side] += 1;
-        if self.moves > 0 && self.made[side].is_multiple_of(u32::from(self.moves)) {
-            self.clock[side] += self.minutes.seconds();
-        }
-        if !self.minutes.is_zero() && self.clock[side] < 0.0 {
-            log::warn!(
-                "{} overstepped the time: {:.1} s left",
-                self.game.side_to_move(),
-                self.clock[side]
-            );
+        let side = self.game.side_to_move();
+        if let Some(clock) = &mut self.clock {
+            if let Err(over) = clock.charge(side, spent, Duration::ZERO) {
+                log::warn!("{side} overstepped the time by {:.1} s", over.as_secs_f64());
+            }
         }
         self.turn_started = Instant::now();
         spent
@@ -302,45 +291,30 @@ impl Play {
         if let Some(d) = depth {
             return Limit::Depth(d);
         }
-        if self.minutes.is_zero() {
+        let Some(clock) = &self.clock else {
             return Limit::MoveTime(NO_CLOCK_MOVE_TIME);
+        };
+        let mut limit = clock.limit(self.ours, self.turn_started.elapsed());
+        if let Limit::Clock { remaining, .. } = &mut limit {
+            *remaining = (*remaining).max(MIN_CLOCK);
         }
-        let left = self.clock[self.ours.index()] - self.turn_started.elapsed().as_secs_f64();
-        let moves_to_go = (self.moves > 0)
-            .then(|| u32::from(self.moves) - self.made[self.ours.index()] % u32::from(self.moves));
-        Limit::Clock {
-            remaining: Duration::from_secs_f64(left.max(0.0)).max(MIN_CLOCK),
-            increment: Duration::ZERO,
-            moves_to_go,
+        limit
+    }
+
+    /// How the game ended: on the board when the rules say so, else as the peer
+    /// declared in its GAMEEND (None: unfinished).
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(result) = self.game.result() {
+            return Some(result.into());
         }
+        Outcome::declared(self.peer_end?, self.ours.opponent())
     }
 
     /// The finished game's reason from our view, for our GAMEEND.
     fn our_reason(&self) -> EndReason {
-        match self.game.result() {
-            Some(GameResult::Win(side)) if side == self.ours => EndReason::IWin,
-            Some(GameResult::Win(_)) => EndReason::ILose,
-            Some(GameResult::Draw(_)) => EndReason::Draw,
-            None => EndReason::Unknown,
-        }
-    }
-
-    /// The PDN result: the board's when it has one, else what the peer declared.
-    fn result_text(&self) -> &'static str {
-        if let Some(result) = self.game.result() {
-            return result.pdn();
-        }
-        let winner = match self.peer_end {
-            Some(EndReason::ILose) => Some(self.ours),
-            Some(EndReason::IWin) => Some(self.ours.opponent()),
-            Some(EndReason::Draw) => return "1-1",
-            _ => None,
-        };
-        match winner {
-            Some(Side::White) => "2-0",
-            Some(Side::Black) => "0-2",
-            None => "*",
-        }
+        self.game.result().map_or(EndReason::Unknown, |r| {
+            Outcome::from(r).end_reason(self.ours)
+        })
     }
 }
 
@@ -621,7 +595,7 @@ impl<'a> Session<'a> {
                         if play.end_sent.is_none() {
                             let reason = play.our_reason();
                             if play.game.result().is_none() {
-                                play.note = Some(format!("the peer ended the game ({reason:?})"));
+                                play.note = Some("the peer ended the game".into());
                             }
                             self.send_end(reason);
                         }
@@ -879,25 +853,24 @@ impl<'a> Session<'a> {
     /// Records the game that just ended: PDN, result line, score.
     fn finish(&mut self) {
         let Some(play) = self.play.take() else { return };
-        let result = play.result_text();
+        let outcome = play.outcome();
+        let result = outcome.as_ref().map_or(UNFINISHED, Outcome::pdn);
         let (white, black) = match play.ours {
             Side::White => (self.config.name.as_str(), play.peer.as_str()),
             Side::Black => (play.peer.as_str(), self.config.name.as_str()),
         };
-        let ours_won = matches!(
-            (result, play.ours),
-            ("2-0", Side::White) | ("0-2", Side::Black)
-        );
-        match result {
-            "1-1" => self.score.draws += 1,
-            "*" => self.score.unfinished += 1,
-            _ if ours_won => self.score.wins += 1,
-            _ => self.score.losses += 1,
+        match outcome.as_ref().map(|o| o.points(play.ours)) {
+            Some(2) => self.score.wins += 1,
+            Some(1) => self.score.draws += 1,
+            Some(_) => self.score.losses += 1,
+            None => self.score.unfinished += 1,
         }
-        let why = match (play.game.result(), &play.note) {
-            (Some(r), _) => r.to_string(),
-            (None, Some(note)) => note.clone(),
-            (None, None) => "ended by agreement".into(),
+        // The board's verdict, else why the game stopped, else the peer's word.
+        let why = match (play.game.result(), &play.note, &outcome) {
+            (Some(result), _, _) => Outcome::from(result).to_string(),
+            (None, Some(note), _) => note.clone(),
+            (None, None, Some(declared)) => declared.to_string(),
+            (None, None, None) => "ended without a result".into(),
         };
         let s = &self.score;
         println!(
