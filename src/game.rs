@@ -11,24 +11,13 @@ use std::fmt;
 
 pub use crate::board::draw::DrawReason;
 
-/// How a game ended.
+/// How the rules end a game. A game can also end off the board (time, resignation,
+/// a forfeit): [`crate::play::Outcome`] says every way, with the PDN result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// The loser had no legal move (no pieces, or all blocked) on its turn.
     Win(Side),
     Draw(DrawReason),
-}
-
-impl GameResult {
-    /// The PDN result text from White's view: `2-0`, `1-1` or `0-2`.
-    #[must_use]
-    pub fn pdn(self) -> &'static str {
-        match self {
-            GameResult::Win(Side::White) => "2-0",
-            GameResult::Win(Side::Black) => "0-2",
-            GameResult::Draw(_) => "1-1",
-        }
-    }
 }
 
 impl fmt::Display for GameResult {

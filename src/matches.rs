@@ -8,7 +8,6 @@
 //! 25-, 16- and 5-move rules). An engine that crashes, hangs, overruns its time or
 //! breaks its protocol loses that game; it is killed and restarted for the next.
 
-pub mod clock;
 pub mod dxp_engine;
 pub mod elo;
 pub mod engine_process;
@@ -18,9 +17,11 @@ pub mod player;
 mod table;
 
 use crate::board::{Position, Side};
-use crate::dxp::message::Minutes;
+use crate::dxp::message::{gamereq_time, Minutes};
 use crate::game::Game;
 use crate::pdn;
+use crate::play::time_control::seconds;
+use crate::play::{Outcome, TimeControl};
 use elo::{Sprt, SprtVerdict, Wdl};
 use engine_spec::EngineSpec;
 use player::Player;
@@ -103,107 +104,6 @@ pub struct MatchArgs {
     pub sprt: Option<String>,
 }
 
-/// How long each move may take.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    Depth(u32),
-    Nodes(u64),
-    MoveTime(f64),
-    /// Seconds for the game (or for each period of `moves` moves) and increment
-    /// per move.
-    Clock {
-        time: f64,
-        inc: f64,
-        /// Moves per period; 0: the time is for the whole game.
-        moves: u32,
-    },
-}
-
-impl TimeControl {
-    /// Parses `[MOVES/]SECONDS[+INCREMENT]`: `60+0.5`, `300`, or `40/120` (40
-    /// moves in 120 seconds, then 120 seconds for the next 40, as DXP has it).
-    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!("bad --tc '{text}': write [moves/]seconds[+increment], e.g. 60+0.5 or 40/120")
-        };
-        let (moves, rest) = match text.split_once('/') {
-            Some((m, rest)) => (
-                m.trim()
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&m| m > 0)
-                    .ok_or_else(bad)?,
-                rest,
-            ),
-            None => (0, text),
-        };
-        let (time, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-        let secs = |s: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(bad)
-        };
-        let (time, inc) = (secs(time)?, secs(inc)?);
-        if time + inc <= 0.0 {
-            return Err("--tc needs some time".into());
-        }
-        Ok(TimeControl::Clock { time, inc, moves })
-    }
-}
-
-impl TimeControl {
-    /// GAMEREQ's thinking time and moves: DXP has a clock of minutes for the game,
-    /// or for each so many moves, and nothing else.
-    pub fn dxp(&self) -> Result<(Minutes, u16), String> {
-        let TimeControl::Clock { time, inc, moves } = *self else {
-            return Err(
-                "DXP engines play on a clock: give --tc SECONDS or --tc MOVES/SECONDS".into(),
-            );
-        };
-        if inc > 0.0 {
-            return Err("DXP has no increment: give --tc SECONDS or --tc MOVES/SECONDS".into());
-        }
-        let moves = u16::try_from(moves)
-            .ok()
-            .filter(|&m| m <= 999)
-            .ok_or("DXP counts at most 999 moves per period")?;
-        let minutes = Minutes::at_most(time);
-        if minutes.is_zero() {
-            return Err("DXP's clock needs at least 0.6 seconds (0.01 minutes)".into());
-        }
-        if minutes.seconds() < time - 1e-6 {
-            log::warn!(
-                "DXP engines are told {minutes} minutes, as near as GAMEREQ can say {time} s",
-            );
-        }
-        if !minutes.is_whole() {
-            log::warn!(
-                "GAMEREQ's time of {minutes} minutes is a fraction, which Moby Dam reads but \
-                 programs that read whole minutes only (Scan 2.0) take as 0"
-            );
-        }
-        Ok((minutes, moves))
-    }
-}
-
-impl std::fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TimeControl::Depth(d) => write!(f, "depth {d}"),
-            TimeControl::Nodes(n) => write!(f, "{n} nodes"),
-            TimeControl::MoveTime(t) => write!(f, "{t} s/move"),
-            TimeControl::Clock { time, inc, moves } => {
-                if *moves > 0 {
-                    write!(f, "{moves}/")?;
-                }
-                write!(f, "{time}+{inc}")
-            }
-        }
-    }
-}
-
 /// A match, checked and ready to run.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -245,17 +145,11 @@ impl MatchConfig {
         let tc = time_control(args)?;
         check_fixed_ports(&engines, args.concurrency)?;
         let dxp_time = match engines.iter().find(|e| e.is_dxp()) {
-            Some(e) => tc
-                .dxp()
-                .map_err(|m| format!("{} speaks DXP: {m}", e.name))?,
+            Some(e) => gamereq_time(&tc).map_err(|m| format!("{} speaks DXP: {m}", e.name))?,
             None => (Minutes::ZERO, 0),
         };
         let secs = |v: f64, name: &str| {
-            if v.is_finite() && v >= 0.0 {
-                Ok(Duration::from_secs_f64(v.min(1e6)))
-            } else {
-                Err(format!("--{name} must be a number of seconds, at least 0"))
-            }
+            seconds(v).ok_or_else(|| format!("--{name} must be a number of seconds, at least 0"))
         };
         if args.concurrency == 0 {
             return Err("--concurrency must be at least 1".into());
@@ -319,11 +213,11 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
         return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
     }
     let tc = if let Some(tc) = &args.tc {
-        TimeControl::parse_tc(tc)?
+        tc.parse().map_err(|e| format!("bad --tc: {e}"))?
     } else if let Some(t) = args.move_time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err("--move-time must be a positive number of seconds".into());
-        }
+        let t = seconds(t)
+            .filter(|t| !t.is_zero())
+            .ok_or("--move-time must be a positive number of seconds")?;
         TimeControl::MoveTime(t)
     } else if let Some(d) = args.depth {
         TimeControl::Depth(d.max(1))
@@ -415,48 +309,21 @@ pub fn schedule(config: &MatchConfig) -> Vec<Job> {
     jobs
 }
 
-/// How a game ended, from White's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    WhiteWins,
-    Draw,
-    BlackWins,
-}
-
-impl Outcome {
-    #[must_use]
-    pub fn pdn(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "2-0",
-            Outcome::Draw => "1-1",
-            Outcome::BlackWins => "0-2",
-        }
-    }
-
-    fn win_for(side: Side) -> Outcome {
-        match side {
-            Side::White => Outcome::WhiteWins,
-            Side::Black => Outcome::BlackWins,
-        }
-    }
-}
-
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub job: Job,
     pub game: Game,
     pub outcome: Outcome,
-    /// Why it ended, in words (the PDN Termination tag).
+    /// Why it ended, in words that name the engines (the PDN Termination tag).
     pub termination: String,
-    /// Whether an engine lost by forfeit (crash, hang, illegal move, time).
-    pub forfeit: bool,
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "White",
-        Side::Black => "Black",
+impl GameRecord {
+    /// Whether an engine lost by forfeit (crash, hang, illegal move, time).
+    #[must_use]
+    pub fn is_forfeit(&self) -> bool {
+        matches!(self.outcome.reason, crate::play::Reason::Forfeit(_))
     }
 }
 
@@ -474,20 +341,13 @@ impl Standings {
     }
 
     /// Counts a finished game.
-    pub fn add(&mut self, job: Job, outcome: Outcome) {
-        let (w, b) = (job.white, job.black);
-        match outcome {
-            Outcome::WhiteWins => {
-                self.wdl[w].wins += 1;
-                self.wdl[b].losses += 1;
-            }
-            Outcome::BlackWins => {
-                self.wdl[b].wins += 1;
-                self.wdl[w].losses += 1;
-            }
-            Outcome::Draw => {
-                self.wdl[w].draws += 1;
-                self.wdl[b].draws += 1;
+    pub fn add(&mut self, job: Job, outcome: &Outcome) {
+        for (side, engine) in [(Side::White, job.white), (Side::Black, job.black)] {
+            let wdl = &mut self.wdl[engine];
+            match outcome.points(side) {
+                2 => wdl.wins += 1,
+                1 => wdl.draws += 1,
+                _ => wdl.losses += 1,
             }
         }
     }
@@ -657,8 +517,8 @@ pub fn run_match(
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         done += 1;
-        standings.add(record.job, record.outcome);
-        if record.forfeit {
+        standings.add(record.job, &record.outcome);
+        if record.is_forfeit() {
             forfeits.push(format!(
                 "game {}: {}",
                 record.job.number, record.termination
@@ -734,41 +594,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_time_controls() {
-        assert_eq!(
-            TimeControl::parse_tc("60+0.5").unwrap(),
-            TimeControl::Clock {
-                time: 60.0,
-                inc: 0.5,
-                moves: 0
-            }
-        );
-        assert_eq!(
-            TimeControl::parse_tc("300").unwrap(),
-            TimeControl::Clock {
-                time: 300.0,
-                inc: 0.0,
-                moves: 0
-            }
-        );
-        let tc = TimeControl::parse_tc("40/120").unwrap();
-        assert_eq!(
-            tc,
-            TimeControl::Clock {
-                time: 120.0,
-                inc: 0.0,
-                moves: 40
-            }
-        );
-        assert_eq!(tc.to_string(), "40/120+0");
-        assert!(TimeControl::parse_tc("0/120").is_err());
-        assert!(TimeControl::parse_tc("x/120").is_err());
-        assert!(TimeControl::parse_tc("x+1").is_err());
-        assert!(TimeControl::parse_tc("-1+1").is_err());
-        assert!(TimeControl::parse_tc("0").is_err());
-    }
-
-    #[test]
     fn a_fixed_port_serves_one_engine_at_a_time() {
         let specs = |texts: &[&str]| {
             texts
@@ -791,17 +616,5 @@ mod tests {
         assert!(check_fixed_ports(&clash, 1)
             .unwrap_err()
             .contains("both want port 9000"));
-    }
-
-    #[test]
-    fn dxp_clocks_are_minutes_without_increment() {
-        let dxp = |text: &str| TimeControl::parse_tc(text).unwrap().dxp();
-        assert_eq!(dxp("60").unwrap(), (Minutes::whole(1), 0));
-        assert_eq!(dxp("75/300").unwrap(), (Minutes::whole(5), 75));
-        assert_eq!(dxp("30").unwrap(), (Minutes::at_most(30.0), 0));
-        assert!(dxp("60+1").unwrap_err().contains("increment"));
-        assert!(dxp("1000/60").unwrap_err().contains("999"));
-        assert!(dxp("0.5").unwrap_err().contains("0.6"));
-        assert!(TimeControl::Depth(3).dxp().unwrap_err().contains("--tc"));
     }
 }

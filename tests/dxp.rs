@@ -3,6 +3,7 @@
 
 use kroon::board::{Bitboard, Square};
 use kroon::game::Game;
+use kroon::play::Outcome;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -398,7 +399,7 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
         assert!(game.moves().len() < 400, "the game goes on and on");
     }
     assert!(took_back);
-    let result = game.result().unwrap().pdn();
+    let result = Outcome::from(game.result().unwrap()).pdn();
 
     // A peer that vanishes mid-game: the game so far is kept, Kroon listens again.
     peer.send(&gamereq('Z', None));

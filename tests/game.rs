@@ -6,6 +6,7 @@ use kroon::board::movegen::{has_capture, legal_moves};
 use kroon::board::notation::hub_move;
 use kroon::board::{Move, Position, Side};
 use kroon::game::{Game, GameError, GameResult};
+use kroon::play::Outcome;
 
 fn game(fen: &str) -> Game {
     Game::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -159,7 +160,7 @@ fn a_side_without_pieces_or_moves_loses() {
         g.play_text("19-14"),
         Err(GameError::Over(GameResult::Win(Side::White)))
     ));
-    assert_eq!(GameResult::Win(Side::White).pdn(), "2-0");
+    assert_eq!(Outcome::from(GameResult::Win(Side::White)).pdn(), "2-0");
     // White blocks Black's last man: 35 can neither step to 40 nor jump it (44 is taken).
     let mut g = game("W:W44,45:B35");
     play(&mut g, &["45-40"]);
@@ -171,7 +172,7 @@ fn a_side_without_pieces_or_moves_loses() {
     // Black wins the same way.
     let g = game("W:W46:B41,37");
     assert_eq!(g.result(), Some(GameResult::Win(Side::Black)));
-    assert_eq!(g.result().unwrap().pdn(), "0-2");
+    assert_eq!(Outcome::from(g.result().unwrap()).pdn(), "0-2");
 }
 
 #[test]
@@ -187,7 +188,7 @@ fn threefold_repetition_with_shuffling_kings() {
     play(&mut g, &cycle[3..]);
     assert_eq!(g.draw(), Some(DrawReason::Repetition));
     assert_eq!(g.result(), Some(GameResult::Draw(DrawReason::Repetition)));
-    assert_eq!(g.result().unwrap().pdn(), "1-1");
+    assert_eq!(Outcome::from(g.result().unwrap()).pdn(), "1-1");
     assert!(g.legal_moves().is_empty());
     assert!(matches!(g.play_text("46-41"), Err(GameError::Over(_))));
     // The same position with the other side to move does not count: back one ply.

@@ -7,6 +7,7 @@
 
 use kroon::game::{Game, GameResult};
 use kroon::pdn::parse_games;
+use kroon::play::Outcome;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -135,7 +136,10 @@ fn kroon_against_itself_plays_legal_games_that_add_up() {
         assert!(!termination.contains("forfeit"), "{termination}");
         match played.result() {
             Some(GameResult::Win(_)) | Some(GameResult::Draw(_)) => {
-                assert_eq!(played.result().map(GameResult::pdn), Some(result));
+                assert_eq!(
+                    played.result().map(|r| Outcome::from(r).pdn()),
+                    Some(result)
+                );
             }
             None => assert!(termination.starts_with("adjudication"), "{termination}"),
         }

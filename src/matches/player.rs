@@ -9,8 +9,9 @@ use super::engine_spec::EngineSpec;
 use super::fault::Fault;
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::{Move, Side};
-use crate::dxp::message::EndReason;
 use crate::game::Game;
+use crate::hub::command::level_args;
+use crate::play::{Outcome, TimeControl};
 use std::time::Duration;
 
 /// A running engine.
@@ -24,8 +25,8 @@ pub struct Turn<'a> {
     pub game: &'a Game,
     /// The time each move of the game took (DXP sends it with the move).
     pub spent: &'a [Duration],
-    /// Hub `level` arguments.
-    pub level: &'a str,
+    /// The time control of this move, a clock as it stands now.
+    pub level: TimeControl,
     /// How long the engine may take, the margin included.
     pub allowed: Duration,
 }
@@ -73,7 +74,8 @@ impl Player {
             Player::Hub(p) => {
                 let moves: Vec<String> = turn.game.moves().iter().map(|&m| hub_move(m)).collect();
                 let start = turn.game.start().to_hub();
-                let answer = p.think(&start, &moves, turn.level, turn.allowed)?;
+                let level = level_args(&turn.level);
+                let answer = p.think(&start, &moves, &level, turn.allowed)?;
                 let text = answer
                     .best
                     .ok_or_else(|| Fault::Illegal("'done' without a move".into()))?;
@@ -96,26 +98,22 @@ impl Player {
         }
     }
 
-    /// Closes a finished game for an engine playing `side`; `winner` is the
-    /// game's (None: a draw). A Hub engine needs nothing; a DXP engine gets the
-    /// last move and a GAMEEND, unless it ended the game itself.
+    /// Closes a finished game for an engine playing `side`. A Hub engine needs
+    /// nothing; a DXP engine gets the last move and a GAMEEND, unless it ended the
+    /// game itself.
     pub fn end_game(
         &mut self,
         game: &Game,
         spent: &[Duration],
         side: Side,
-        winner: Option<Side>,
+        outcome: &Outcome,
         ended_by_engine: bool,
     ) -> Result<(), Fault> {
         let Player::Dxp(d) = self else {
             return Ok(());
         };
         // GAMEEND's reason is the sender's view, and Kroon speaks for the opponent.
-        let reason = match winner {
-            None => EndReason::Draw,
-            Some(w) if w == side => EndReason::ILose,
-            Some(_) => EndReason::IWin,
-        };
+        let reason = outcome.end_reason(side.opponent());
         d.end_game(game, spent, reason, ended_by_engine)
     }
 

@@ -4,43 +4,37 @@
 //! an engine that crashes, hangs, overruns its time, plays an illegal move or
 //! breaks its protocol loses the game and is killed, to be restarted for the next.
 
-use super::clock::GameClock;
 use super::dxp_engine::Proposal;
 use super::fault::Fault;
 use super::player::{Player, Turn};
-use super::{side_name, GameRecord, Job, MatchConfig, Outcome, TimeControl};
+use super::{GameRecord, Job, MatchConfig};
 use crate::board::Side;
 use crate::dxp::message::EndReason;
-use crate::game::{Game, GameResult};
+use crate::game::Game;
+use crate::play::{Clock, Outcome, Reason, TimeControl};
 use std::time::Duration;
 
-/// How a game ended.
+/// How a game ended, and who ended it.
 struct Ending {
     outcome: Outcome,
-    /// Why, in words (the PDN Termination tag).
-    termination: String,
-    /// The side that forfeited, whose engine is killed.
-    forfeit: Option<Side>,
     /// The side whose DXP engine ended the game itself (its GAMEEND needs ours in
     /// answer, not the other way round).
     ended_by: Option<Side>,
 }
 
 impl Ending {
-    fn new(outcome: Outcome, termination: String) -> Ending {
+    fn new(outcome: Outcome) -> Ending {
         Ending {
             outcome,
-            termination,
-            forfeit: None,
             ended_by: None,
         }
     }
 
-    fn winner(&self) -> Option<Side> {
-        match self.outcome {
-            Outcome::WhiteWins => Some(Side::White),
-            Outcome::BlackWins => Some(Side::Black),
-            Outcome::Draw => None,
+    /// The side that forfeited, whose engine is killed.
+    fn forfeited(&self) -> Option<Side> {
+        match self.outcome.reason {
+            Reason::Forfeit(_) => self.outcome.winner.map(Side::opponent),
+            _ => None,
         }
     }
 }
@@ -54,16 +48,13 @@ struct Table<'a> {
     spent: Vec<Duration>,
     /// Each move's score from White's view, when the engine gave one.
     scores: Vec<Option<i32>>,
-    clock: Option<GameClock>,
+    clock: Option<Clock>,
 }
 
 /// Plays one game. `players` holds this worker's engines (None: to be started);
 /// one that misbehaved is killed and left None.
 pub fn play_game(config: &MatchConfig, job: Job, players: &mut [Option<Player>]) -> GameRecord {
-    let clock = match config.tc {
-        TimeControl::Clock { time, inc, moves } => Some(GameClock::new(time, inc, moves)),
-        _ => None,
-    };
+    let clock = Clock::new(&config.tc);
     let mut table = Table {
         config,
         job,
@@ -99,17 +90,10 @@ impl Table<'_> {
     }
 
     fn forfeit(&self, side: Side, why: &str) -> Ending {
-        Ending {
-            forfeit: Some(side),
-            ..Ending::new(
-                Outcome::win_for(side.opponent()),
-                format!(
-                    "{} ({}) forfeits: {why}",
-                    self.name_of(side),
-                    side_name(side)
-                ),
-            )
-        }
+        Ending::new(Outcome::win(
+            side.opponent(),
+            Reason::Forfeit(why.to_string()),
+        ))
     }
 
     /// Starts both engines as needed, then opens the game with each. An engine
@@ -174,32 +158,24 @@ impl Table<'_> {
     /// The end the rules or an adjudication give the game now, if any.
     fn verdict(&self) -> Option<Ending> {
         if let Some(result) = self.game.result() {
-            return Some(match result {
-                GameResult::Win(side) => Ending::new(
-                    Outcome::win_for(side),
-                    format!("{} has no legal move", side_name(side.opponent())),
-                ),
-                GameResult::Draw(reason) => Ending::new(Outcome::Draw, format!("draw by {reason}")),
-            });
+            return Some(Ending::new(result.into()));
         }
         if let Some(max) = self.config.max_moves {
             if self.game.moves().len() >= 2 * max as usize {
-                return Some(Ending::new(
-                    Outcome::Draw,
-                    format!("adjudication: draw after {max} moves each"),
-                ));
+                return Some(Ending::new(Outcome::draw(Reason::Adjudication(format!(
+                    "draw after {max} moves each"
+                )))));
             }
         }
         let (threshold, n) = self.config.adjudicate?;
         let side = adjudicated(&self.scores, threshold, n)?;
-        Some(Ending::new(
-            Outcome::win_for(side),
-            format!(
-                "adjudication: both engines scored {} ahead by at least {:.2} for {n} moves",
-                side_name(side),
+        Some(Ending::new(Outcome::win(
+            side,
+            Reason::Adjudication(format!(
+                "both engines scored {side} ahead by at least {:.2} for {n} moves",
                 f64::from(threshold) / 100.0
-            ),
-        ))
+            )),
+        )))
     }
 
     /// Asks the side to move for its move and plays it, or says how the game ended.
@@ -212,13 +188,13 @@ impl Table<'_> {
         let turn = Turn {
             game: &self.game,
             spent: &self.spent,
-            level: &level,
+            level,
             allowed,
         };
         let reply = player.think(&turn).map_err(|f| self.fault(side, f))?;
         if let Some(clock) = &mut self.clock {
-            let margin = self.config.time_margin.as_secs_f64();
-            if let Err(over) = clock.charge(side, reply.elapsed.as_secs_f64(), margin) {
+            if let Err(over) = clock.charge(side, reply.elapsed, self.config.time_margin) {
+                let over = over.as_secs_f64();
                 return Err(self.forfeit(side, &format!("lost on time ({over:.3} s over)")));
             }
         }
@@ -240,10 +216,7 @@ impl Table<'_> {
             // Resigning is a DXP engine's right: a loss, not a fault.
             Fault::Ended(EndReason::ILose) => Ending {
                 ended_by: Some(side),
-                ..Ending::new(
-                    Outcome::win_for(side.opponent()),
-                    format!("{} ({}) resigns", self.name_of(side), side_name(side)),
-                )
+                ..Ending::new(Outcome::win(side.opponent(), Reason::Resigned))
             },
             fault => Ending {
                 ended_by: matches!(fault, Fault::Ended(_)).then_some(side),
@@ -261,13 +234,13 @@ impl Table<'_> {
             let Some(player) = players[e].as_mut() else {
                 continue;
             };
-            let closed = ending.forfeit != Some(side)
+            let closed = ending.forfeited() != Some(side)
                 && player
                     .end_game(
                         &self.game,
                         &self.spent,
                         side,
-                        ending.winner(),
+                        &ending.outcome,
                         ending.ended_by == Some(side),
                     )
                     .inspect_err(|f| {
@@ -279,35 +252,29 @@ impl Table<'_> {
                 players[e] = None;
             }
         }
+        let termination = ending
+            .outcome
+            .why(|side| format!("{} ({side})", self.name_of(side)));
         GameRecord {
             job: self.job,
             game: self.game,
             outcome: ending.outcome,
-            termination: ending.termination,
-            forfeit: ending.forfeit.is_some(),
+            termination,
         }
     }
 }
 
-/// The Hub `level` arguments and how long to wait for the move, for `side`.
-fn level(config: &MatchConfig, clock: Option<&GameClock>, side: Side) -> (String, Duration) {
+/// The time control `side` moves under now (a clock as it stands) and how long to
+/// wait for the move.
+fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeControl, Duration) {
     let margin = config.time_margin;
-    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, 1e6));
-    match (config.tc, clock) {
-        (TimeControl::Depth(d), _) => (format!("depth={d}"), config.move_timeout),
-        (TimeControl::Nodes(n), _) => (format!("nodes={n}"), config.move_timeout),
-        (TimeControl::MoveTime(t), _) => (format!("move-time={t}"), secs(t) + margin),
-        // Hub's time is before this move's increment is credited (Kroon and Scan add
-        // it; pydraughts' habit of subtracting it would cost the engine time).
-        (TimeControl::Clock { inc, .. }, Some(clock)) => {
-            let mut text = String::new();
-            if let Some(n) = clock.moves_to_go(side) {
-                text.push_str(&format!("moves={n} "));
-            }
-            text.push_str(&format!("time={:.3} inc={inc}", clock.left(side)));
-            (text, secs(clock.allowed(side)) + margin)
-        }
-        (TimeControl::Clock { .. }, None) => (String::new(), config.move_timeout),
+    match (clock, config.tc) {
+        (Some(clock), _) => (
+            clock.control_now(side, Duration::ZERO),
+            clock.allowed(side) + margin,
+        ),
+        (None, TimeControl::MoveTime(t)) => (config.tc, t + margin),
+        (None, tc) => (tc, config.move_timeout),
     }
 }
 
