@@ -77,7 +77,7 @@ fn search(engine: &mut Engine, fen: &str, game: &Game, depth: u32) -> BenchLine 
     engine.new_game();
     let t = Instant::now();
     // Analyze mode, so that a forced move is searched too and the count is the search's.
-    engine.go(game, Limit::Depth(depth), GoMode::Analyze, |_| {});
+    engine.go(game, Limit::Depth(depth), GoMode::Analyze, |_| {}, || {});
     let result = engine.wait();
     BenchLine {
         fen: fen.to_string(),

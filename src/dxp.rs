@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{Shutdown, TcpListener, TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 use transport::{Frame, FrameReader, FrameWriter};
 
@@ -231,10 +231,13 @@ impl Score {
     }
 }
 
-/// What the reader thread reports.
+/// What a connection's loop waits for: the reader thread's frames, or the peer
+/// closing, or the end of our search.
 enum Event {
     Message(Result<Message, DecodeError>),
     Closed(String),
+    /// The search with this number ended.
+    SearchDone(u64),
 }
 
 /// A game under way (or ending).
@@ -330,6 +333,10 @@ struct Session<'a> {
     writer: FrameWriter<TcpStream>,
     stream: TcpStream,
     events: Receiver<Event>,
+    /// The sending end of `events`, for the engine to say that a search ended.
+    notify: Sender<Event>,
+    /// Searches started, each by its number.
+    searches: u64,
     /// Events that arrived while we were thinking, handled after our move.
     pending: VecDeque<Event>,
     engine: &'a mut Engine,
@@ -363,6 +370,7 @@ impl<'a> Session<'a> {
             .try_clone()
             .map_err(|e| format!("connection from {peer_addr}: {e}"))?;
         let (tx, rx) = mpsc::channel();
+        let notify = tx.clone();
         std::thread::Builder::new()
             .name("kroon-dxp-reader".into())
             .spawn(move || {
@@ -392,6 +400,8 @@ impl<'a> Session<'a> {
             writer: FrameWriter::new(write_half),
             stream,
             events: rx,
+            notify,
+            searches: 0,
             pending: VecDeque::new(),
             engine,
             config,
@@ -459,6 +469,8 @@ impl<'a> Session<'a> {
                     self.writer.heard();
                     self.handle(msg)
                 }
+                // Every search is waited for where it starts; none ends here.
+                Some(Event::SearchDone(_)) => Flow::Continue,
             };
             if flow == Flow::Close {
                 break;
@@ -784,30 +796,18 @@ impl<'a> Session<'a> {
                 return;
             }
             let limit = play.limit(self.config.depth);
-            self.engine.go(&play.game, limit, GoMode::Think, |_| {});
-            // Listen while thinking: anything but chat may change the game, so the
-            // search stops and the message is handled first.
-            let mut interrupted = false;
-            while self.engine.is_searching() {
-                match self.events.recv_timeout(Duration::from_millis(5)) {
-                    Ok(Event::Message(Ok(Message::Chat(text)))) => {
-                        self.writer.heard();
-                        log::info!("{} says: {text}", self.peer_addr);
-                    }
-                    Ok(event) => {
-                        self.pending.push_back(event);
-                        interrupted = true;
-                        self.engine.stop();
-                    }
-                    Err(RecvTimeoutError::Timeout) => {}
-                    Err(RecvTimeoutError::Disconnected) => {
-                        self.pending
-                            .push_back(Event::Closed("the reader stopped".into()));
-                        interrupted = true;
-                        self.engine.stop();
-                    }
-                }
-            }
+            self.searches += 1;
+            let (id, notify) = (self.searches, self.notify.clone());
+            self.engine.go(
+                &play.game,
+                limit,
+                GoMode::Think,
+                |_| {},
+                move || {
+                    let _ = notify.send(Event::SearchDone(id));
+                },
+            );
+            let interrupted = self.listen_while_thinking(id);
             let result = self.engine.wait();
             if interrupted {
                 return;
@@ -834,6 +834,35 @@ impl<'a> Session<'a> {
                 captured,
             });
             self.check_over();
+        }
+    }
+
+    /// Listens to the peer until search `id` ends. Anything but chat may change the
+    /// game, so it stops the search and waits in `pending`, to be handled after it;
+    /// returns whether that happened (the search's move is then not played).
+    fn listen_while_thinking(&mut self, id: u64) -> bool {
+        let mut interrupted = false;
+        loop {
+            match self.events.recv() {
+                Ok(Event::SearchDone(done)) if done == id => return interrupted,
+                Ok(Event::SearchDone(_)) => {}
+                Ok(Event::Message(Ok(Message::Chat(text)))) => {
+                    self.writer.heard();
+                    log::info!("{} says: {text}", self.peer_addr);
+                }
+                Ok(event) => {
+                    self.pending.push_back(event);
+                    interrupted = true;
+                    self.engine.stop();
+                }
+                // Cannot happen while the session holds a sender; stop and collect.
+                Err(_) => {
+                    self.pending
+                        .push_back(Event::Closed("the reader stopped".into()));
+                    self.engine.stop();
+                    return true;
+                }
+            }
         }
     }
 

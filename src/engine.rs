@@ -1,7 +1,8 @@
 //! The engine facade: the one type every front end (Hub, DXP, text mode, matches,
 //! bench) drives. It owns the options and the transposition table, starts searches
-//! on their own threads, and reports through a callback; it never reads input or
-//! prints protocol text.
+//! on their own threads, and reports through callbacks: each iteration, then the
+//! end of the search, so a front end waits for an event instead of polling. It
+//! never reads input or prints protocol text.
 //!
 //! ```
 //! use kroon::engine::{Engine, EngineOptions, Limit};
@@ -17,6 +18,7 @@ use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::search::threads::{self, Control, SearchParams};
 use crate::search::tt::TranspositionTable;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -116,15 +118,17 @@ impl Engine {
 
     /// Starts searching the game's current position and returns at once. The game's
     /// earlier positions count for repetitions, and its draw clock for the 25-, 16-
-    /// and 5-move rules. `on_info` is called on the search thread after each
-    /// completed iteration. A search already running is stopped and its result
-    /// dropped. Call [`Engine::wait`] for the result.
+    /// and 5-move rules. On the search thread, `on_info` hears each completed
+    /// iteration and `on_done` the end of the search, however it ended (its limit,
+    /// [`Engine::stop`], a panic): [`Engine::wait`] then returns at once. A search
+    /// already running is stopped and its result dropped.
     pub fn go(
         &mut self,
         game: &Game,
         limit: Limit,
         mode: GoMode,
         on_info: impl FnMut(&Info) + Send + 'static,
+        on_done: impl FnOnce() + Send + 'static,
     ) {
         self.finish();
         let params = SearchParams {
@@ -145,10 +149,18 @@ impl Engine {
         let shared = Arc::clone(&control);
         let mut on_info = on_info;
         self.control = Some(control);
+        let search = move || {
+            let run = || threads::run(params, &tt, &shared, workers.as_deref(), &mut on_info);
+            let result = std::panic::catch_unwind(AssertUnwindSafe(run));
+            // Even a search that panicked has ended: a front end waiting for the
+            // event must hear it (`wait` then passes the panic on).
+            on_done();
+            result.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        };
         self.handle = Some(
             std::thread::Builder::new()
                 .name("kroon-search".into())
-                .spawn(move || threads::run(params, &tt, &shared, workers.as_deref(), &mut on_info))
+                .spawn(search)
                 .expect("the system can start a thread"),
         );
     }
@@ -167,12 +179,6 @@ impl Engine {
         if let Some(control) = &self.control {
             control.ponder_hit();
         }
-    }
-
-    /// Whether a search is still running (false once it ended, even before `wait`).
-    #[must_use]
-    pub fn is_searching(&self) -> bool {
-        self.handle.as_ref().is_some_and(|h| !h.is_finished())
     }
 
     /// Blocks until the search ends by itself or after [`Engine::stop`], and returns
@@ -198,7 +204,7 @@ impl Engine {
 
     /// Searches in Think mode and waits for the result, without progress reports.
     pub fn search_blocking(&mut self, game: &Game, limit: Limit) -> SearchResult {
-        self.go(game, limit, GoMode::Think, |_| {});
+        self.go(game, limit, GoMode::Think, |_| {}, || {});
         self.wait()
     }
 

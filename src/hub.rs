@@ -12,7 +12,7 @@ use crate::game::Game;
 use crate::play::TimeControl;
 use command::{Command, ParamKind, Reply};
 use std::io::{BufRead, Write};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -100,9 +100,24 @@ pub struct Session {
     /// The last `level`: Hub states the clock afresh before every search.
     level: TimeControl,
     out: Output,
-    searching: bool,
+    /// The search under way, by its number, whose `done` is still to print.
+    searching: Option<u64>,
+    /// Searches started so far: each has its number, so that the end of one the
+    /// session already collected (after a `stop`) is not taken for the next's.
+    searches: u64,
+    /// Where the engine says that a search ended.
+    events: Sender<Event>,
     /// The `eval` param as last set: `learned`, `hand` or a weights file.
     eval: String,
+}
+
+/// What the session's loop waits for: a line from the GUI, or the end of a search.
+pub enum Event {
+    Line(String),
+    /// The GUI closed its end of the input.
+    InputClosed,
+    /// The search with this number ended.
+    SearchDone(u64),
 }
 
 /// What the loop should do after a command.
@@ -113,13 +128,17 @@ enum Flow {
 }
 
 impl Session {
-    pub fn new(options: EngineOptions, out: Output) -> Session {
+    /// A session that prints to `out` and hears of its searches' ends on `events`
+    /// (the sender of the channel [`Session::run`] reads).
+    pub fn new(options: EngineOptions, out: Output, events: Sender<Event>) -> Session {
         Session {
             engine: Engine::new(options),
             game: Some(Game::new()),
             level: TimeControl::MoveTime(Duration::from_secs(1)),
             out,
-            searching: false,
+            searching: None,
+            searches: 0,
+            events,
             eval: "learned".into(),
         }
     }
@@ -231,18 +250,25 @@ impl Session {
             return;
         }
         let out = self.out.clone();
-        self.engine.go(game, self.level.limit(), mode, move |info| {
-            out.send(&info_reply(info))
-        });
-        self.searching = true;
+        self.searches += 1;
+        let (id, events) = (self.searches, self.events.clone());
+        self.engine.go(
+            game,
+            self.level.limit(),
+            mode,
+            move |info| out.send(&info_reply(info)),
+            move || {
+                let _ = events.send(Event::SearchDone(id));
+            },
+        );
+        self.searching = Some(id);
     }
 
     /// Collects the finished search and prints its one `done`.
     fn finish_search(&mut self) {
-        if !self.searching {
+        if self.searching.take().is_none() {
             return;
         }
-        self.searching = false;
         let result = self.engine.wait();
         self.out.send(&Reply::Done {
             best: result.best_move.map(hub_move),
@@ -258,7 +284,7 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        if self.searching {
+        if self.searching.is_some() {
             match command {
                 Command::Ping => {
                     self.out.send(&Reply::Pong);
@@ -312,28 +338,20 @@ impl Session {
     }
 
     /// Serves commands until `quit` or the end of input.
-    pub fn run(mut self, lines: Receiver<String>) {
-        loop {
-            let line = if self.searching {
-                match lines.recv_timeout(Duration::from_millis(2)) {
-                    Ok(line) => line,
-                    Err(RecvTimeoutError::Timeout) => {
-                        if !self.engine.is_searching() {
-                            self.finish_search();
-                        }
-                        continue;
+    pub fn run(mut self, events: Receiver<Event>) {
+        // The session holds a sender itself, so the channel never closes under it.
+        while let Ok(event) = events.recv() {
+            match event {
+                Event::Line(line) => {
+                    log::debug!("hub << {line}");
+                    if self.handle(&line) == Flow::Quit {
+                        break;
                     }
-                    Err(RecvTimeoutError::Disconnected) => break,
                 }
-            } else {
-                match lines.recv() {
-                    Ok(line) => line,
-                    Err(_) => break,
-                }
-            };
-            log::debug!("hub << {line}");
-            if self.handle(&line) == Flow::Quit {
-                break;
+                Event::InputClosed => break,
+                // A search the session stopped and collected itself ends late.
+                Event::SearchDone(id) if self.searching != Some(id) => {}
+                Event::SearchDone(_) => self.finish_search(),
             }
         }
         // The GUI is gone or said quit: leave at once.
@@ -348,6 +366,7 @@ pub fn run(
     options: EngineOptions,
 ) {
     let (tx, rx) = mpsc::channel();
+    let lines = tx.clone();
     // Reading on its own thread lets `ping` and `stop` reach us during a search.
     std::thread::spawn(move || {
         let mut input = input;
@@ -360,15 +379,14 @@ pub fn run(
             }
             // A line that is not UTF-8 is still a line: it gets an error, not a quit.
             let line = String::from_utf8_lossy(&bytes);
-            if tx
-                .send(line.trim_end_matches(['\n', '\r']).to_string())
-                .is_err()
-            {
-                break;
+            let line = line.trim_end_matches(['\n', '\r']).to_string();
+            if lines.send(Event::Line(line)).is_err() {
+                return;
             }
         }
+        let _ = lines.send(Event::InputClosed);
     });
-    Session::new(options, Output::new(output)).run(rx);
+    Session::new(options, Output::new(output), tx).run(rx);
 }
 
 #[cfg(test)]

@@ -444,10 +444,13 @@ impl Session {
     fn think(&mut self, limit: Limit) -> Option<Move> {
         let root = *self.game.position();
         let out = self.out.clone();
-        self.engine
-            .go(&self.game, limit, GoMode::Think, move |info| {
-                out.line(&info_line(&root, info))
-            });
+        self.engine.go(
+            &self.game,
+            limit,
+            GoMode::Think,
+            move |info| out.line(&info_line(&root, info)),
+            || {},
+        );
         self.engine.wait().best_move
     }
 

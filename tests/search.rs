@@ -4,7 +4,7 @@
 use kroon::board::notation::pdn_move;
 use kroon::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
 use kroon::game::Game;
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn engine() -> Engine {
@@ -69,7 +69,7 @@ fn no_legal_move_gives_no_move() {
     // White's man on 46 is blocked by 41 and cannot take it (37 is occupied).
     let game = Game::from_fen("W:W46:B37,41").unwrap();
     for mode in [GoMode::Think, GoMode::Analyze] {
-        engine.go(&game, Limit::Depth(5), mode, |_| {});
+        engine.go(&game, Limit::Depth(5), mode, |_| {}, || {});
         let result = engine.wait();
         assert_eq!(result.best_move, None);
         assert_eq!(result.score, Score::loss_in(0));
@@ -88,7 +88,7 @@ fn a_single_legal_move_is_played_at_once_but_analysed_on_request() {
         pdn_move(game.position(), result.best_move.unwrap()),
         "28x19"
     );
-    engine.go(&game, Limit::Depth(6), GoMode::Analyze, |_| {});
+    engine.go(&game, Limit::Depth(6), GoMode::Analyze, |_| {}, || {});
     let result = engine.wait();
     assert_eq!(result.depth, 6);
     assert_eq!(
@@ -118,7 +118,7 @@ fn the_five_move_rule_draws_inside_the_search() {
     }
     assert_eq!(game.position().pieces(kroon::board::Side::White).count(), 2);
     assert_eq!(game.position().pieces(kroon::board::Side::Black).count(), 1);
-    engine.go(&game, Limit::Depth(10), GoMode::Analyze, |_| {});
+    engine.go(&game, Limit::Depth(10), GoMode::Analyze, |_| {}, || {});
     let result = engine.wait();
     assert_eq!(result.score, Score::DRAW, "pv {:?}", result.pv);
 }
@@ -138,6 +138,7 @@ fn node_limited_searches_are_reproducible() {
                     .unwrap()
                     .push((i.depth, i.score, i.nodes, i.pv.len()));
             },
+            || {},
         );
         let result = engine.wait();
         let infos = infos.lock().unwrap().clone();
@@ -166,11 +167,19 @@ fn stop_ends_an_infinite_search_promptly() {
     });
     let reported: Arc<Mutex<Vec<Instant>>> = Arc::default();
     let log = Arc::clone(&reported);
-    engine.go(&Game::new(), Limit::Infinite, GoMode::Analyze, move |_| {
-        log.lock().unwrap().push(Instant::now());
-    });
+    let (done, ended) = mpsc::channel();
+    engine.go(
+        &Game::new(),
+        Limit::Infinite,
+        GoMode::Analyze,
+        move |_| log.lock().unwrap().push(Instant::now()),
+        move || done.send(Instant::now()).unwrap(),
+    );
     std::thread::sleep(Duration::from_millis(300));
-    assert!(engine.is_searching());
+    assert!(
+        ended.try_recv().is_err(),
+        "an infinite search ended by itself"
+    );
     let t = Instant::now();
     engine.stop();
     let result = engine.wait();
@@ -193,9 +202,32 @@ fn stop_ends_an_infinite_search_promptly() {
     );
     assert!(result.best_move.is_some());
     assert!(result.depth >= 6);
+    // The end was signalled, once, before `wait` returned.
+    assert!(ended.try_recv().is_ok_and(|at| at >= t));
+    assert!(ended.try_recv().is_err());
     // An idle stop and wait are harmless.
     engine.stop();
     assert_eq!(engine.wait().best_move, None);
+}
+
+#[test]
+fn a_search_that_ends_by_itself_says_so() {
+    // Front ends wait for this signal instead of polling the engine.
+    let mut engine = engine();
+    let (done, ended) = mpsc::channel();
+    engine.go(
+        &Game::new(),
+        Limit::Depth(8),
+        GoMode::Think,
+        |_| {},
+        move || {
+            done.send(()).unwrap();
+        },
+    );
+    ended
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the end of the search is signalled");
+    assert_eq!(engine.wait().depth, 8);
 }
 
 #[test]
@@ -217,9 +249,21 @@ fn ponder_runs_without_a_clock_until_ponder_hit() {
         increment: Duration::ZERO,
         moves_to_go: None,
     };
-    engine.go(&Game::new(), limit, GoMode::Ponder, |_| {});
+    let (done, ended) = mpsc::channel();
+    engine.go(
+        &Game::new(),
+        limit,
+        GoMode::Ponder,
+        |_| {},
+        move || {
+            done.send(()).unwrap();
+        },
+    );
     std::thread::sleep(Duration::from_millis(400));
-    assert!(engine.is_searching(), "a ponder search ignores the clock");
+    assert!(
+        ended.try_recv().is_err(),
+        "a ponder search ignores the clock"
+    );
     let t = Instant::now();
     engine.ponder_hit();
     let result = engine.wait();
@@ -275,7 +319,7 @@ fn the_thread_count_can_change_between_searches() {
     let mut engine = engine();
     let game = Game::from_fen(kroon::bench::POSITIONS[4]).unwrap();
     for threads in [2, 1, 4, 2, 2] {
-        engine.go(&game, Limit::Infinite, GoMode::Analyze, |_| {});
+        engine.go(&game, Limit::Infinite, GoMode::Analyze, |_| {}, || {});
         engine.set_threads(threads);
         std::thread::sleep(Duration::from_millis(20));
         engine.stop();
@@ -299,9 +343,13 @@ fn threads_report_every_depth_and_a_playable_principal_variation() {
         engine.new_game();
         let infos = Arc::new(Mutex::new(Vec::<Info>::new()));
         let sink = Arc::clone(&infos);
-        engine.go(&game, Limit::Depth(12), GoMode::Analyze, move |i: &Info| {
-            sink.lock().unwrap().push(i.clone())
-        });
+        engine.go(
+            &game,
+            Limit::Depth(12),
+            GoMode::Analyze,
+            move |i: &Info| sink.lock().unwrap().push(i.clone()),
+            || {},
+        );
         let result = engine.wait();
         let infos = infos.lock().unwrap();
         let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
@@ -328,7 +376,7 @@ fn a_stopped_iteration_plays_the_move_it_already_proved_better() {
     // one: a search that played its last completed depth's move never would.
     let search = |game: &Game, limit: Limit| {
         let mut engine = engine();
-        engine.go(game, limit, GoMode::Think, |_| {});
+        engine.go(game, limit, GoMode::Think, |_| {}, || {});
         engine.wait()
     };
     let mut played_unfinished = 0;
