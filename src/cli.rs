@@ -2,8 +2,12 @@
 //! and a non-zero exit.
 
 use crate::board::{perft, Position};
+use crate::engine::{EngineOptions, EngineSetup};
+use crate::play::time_control::seconds;
+use crate::play::TimeControl;
 use clap::{Parser, Subcommand};
-use std::time::Instant;
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// Kroon, an international draughts engine (10x10, FMJD rules).
 #[derive(Parser, Debug)]
@@ -22,13 +26,13 @@ pub enum Command {
     /// Speak the Hub protocol on stdin/stdout (for the Hub GUI, pydraughts, py-draughts).
     Hub(EngineArgs),
     /// Play another program over DXP (TCP), as server or client, initiator or follower.
-    Dxp(crate::dxp::DxpArgs),
+    Dxp(DxpArgs),
     /// Play Kroon at the terminal (text mode; reads moves and commands from stdin).
     Play(EngineArgs),
     /// Enumerate the start positions a few plies deep, optionally only balanced ones.
-    Openings(crate::openings::OpeningsArgs),
+    Openings(OpeningsArgs),
     /// Play a match or round robin between Hub and DXP engines.
-    Match(crate::matches::MatchArgs),
+    Match(MatchArgs),
     /// Play Kroon against itself and write quiet positions as training data.
     Selfplay(SelfplayArgs),
     /// Fit the learned evaluation's weights to self-play positions.
@@ -222,14 +226,289 @@ pub struct EngineArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// The evaluation: `learned` (the weights built in), `hand`, or a weights file.
+    #[arg(long, default_value = "learned")]
+    pub eval: String,
 }
 
 impl EngineArgs {
-    #[must_use]
-    pub fn options(&self) -> crate::engine::EngineOptions {
-        crate::engine::EngineOptions {
+    /// The engine these options set up; a weights file that cannot be used is an
+    /// error.
+    pub fn setup(&self) -> Result<EngineSetup, String> {
+        let options = EngineOptions {
             threads: usize::from(self.threads),
             hash_mb: self.hash as usize,
+        };
+        EngineSetup::new(options, &self.eval).map_err(|e| format!("--eval: {e}"))
+    }
+}
+
+/// `kroon dxp`: play another program over DXP.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DxpArgs {
+    /// Wait for the peer on [ADDR:]PORT (the default, on 127.0.0.1:27531); port 0
+    /// takes one the system finds free. The address taken is shown on stderr.
+    #[arg(long, value_name = "[ADDR:]PORT", conflicts_with = "connect")]
+    pub listen: Option<String>,
+    /// Connect to a peer listening on HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// Propose the games (GAMEREQ); without it Kroon follows the peer's proposals.
+    #[arg(long)]
+    pub initiator: bool,
+    /// Initiator: games in the series.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Initiator: thinking time per player, in minutes.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
+    pub time: u16,
+    /// Initiator: moves per time period (0: the time is for the whole game).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
+    pub moves: u16,
+    /// Initiator: start positions, one FEN a line (`#` comments); each is played
+    /// with both colours in turn.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Append every game to this file as PDN.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+    /// Search every move to this fixed depth instead of by the clock (for tests).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+impl DxpArgs {
+    fn config(&self) -> Result<crate::dxp::Config, String> {
+        use crate::dxp::{listen_address, Endpoint, Series, DEFAULT_PORT};
+        let endpoint = match (&self.listen, &self.connect) {
+            (_, Some(addr)) => Endpoint::Connect(addr.clone()),
+            (Some(addr), None) => Endpoint::Listen(listen_address(addr)),
+            (None, None) => Endpoint::Listen(format!("127.0.0.1:{DEFAULT_PORT}")),
+        };
+        let series = if self.initiator {
+            if self.time == 0 {
+                // Moby Dam never answers a GAMEREQ without a clock.
+                log::warn!("--time 0 proposes games without a clock; some programs refuse them");
+            }
+            Some(Series {
+                games: self.games,
+                minutes: crate::dxp::message::Minutes::whole(self.time),
+                moves: self.moves,
+                openings: openings_or_initial(self.openings.as_deref())?,
+            })
+        } else {
+            None
+        };
+        Ok(crate::dxp::Config {
+            endpoint,
+            series,
+            engine: self.engine.setup()?,
+            depth: self.depth,
+            pdn: self.pdn.clone(),
+            name: format!("Kroon {}", env!("CARGO_PKG_VERSION")),
+        })
+    }
+}
+
+/// The positions of an openings file, or the initial position alone.
+fn openings_or_initial(path: Option<&std::path::Path>) -> Result<Vec<Position>, String> {
+    match path {
+        Some(path) => crate::openings::read_positions(path),
+        None => Ok(vec![Position::initial()]),
+    }
+}
+
+/// `kroon match` options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [option.PARAM=VALUE ...]`
+    /// for a Hub engine (shell-like quoting; options are sent with set-param), or
+    /// `name=NAME proto=dxp cmd='PROGRAM ... {port} ...' [dir=DIR] [listen=engine|kroon]
+    /// [port=N]` for a DXP engine: it listens and Kroon connects (listen=engine, the
+    /// default) or the reverse, on 127.0.0.1 and a free port Kroon puts where {port}
+    /// is (port=N: a fixed one). Two engines play a match, more a round robin.
+    #[arg(long = "engine", required = true)]
+    pub engines: Vec<String>,
+    /// Start positions, one `FEN [; moves]` per line; each is played twice with
+    /// colours reversed. Default: the initial position.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Take the openings in a random order (default: file order).
+    #[arg(long)]
+    pub random: bool,
+    /// Seed of the random opening order (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games per pair of engines (default: every opening twice per round).
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Rounds: each plays every opening twice per pair of engines.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: u32,
+    /// Time control: seconds per game plus increment per move (`60+0.5`, `300`),
+    /// or moves in seconds (`40/120`: the time is credited again after each 40).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Fixed seconds per move.
+    #[arg(long)]
+    pub move_time: Option<f64>,
+    /// Fixed search depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Seconds an engine may overrun its time before it forfeits.
+    #[arg(long, default_value_t = 0.5)]
+    pub time_margin: f64,
+    /// Seconds to wait for a move under --depth or --nodes before the engine is
+    /// taken to hang.
+    #[arg(long, default_value_t = 60.0)]
+    pub move_timeout: f64,
+    /// Adjudicate a win when both engines' scores agree the same side is ahead by
+    /// at least this many hundredths of a man ...
+    #[arg(long, requires = "adjudicate_moves")]
+    pub adjudicate_score: Option<i32>,
+    /// ... for this many moves in a row each.
+    #[arg(long, requires = "adjudicate_score")]
+    pub adjudicate_moves: Option<u32>,
+    /// Adjudicate a draw after this many moves each (from the opening position).
+    #[arg(long)]
+    pub max_moves: Option<u32>,
+    /// Games at once (each engine process plays one game at a time).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write every game as PDN to this file.
+    #[arg(long)]
+    pub pdn: Option<std::path::PathBuf>,
+    /// PDN Event tag.
+    #[arg(long, default_value = "Kroon match")]
+    pub event: String,
+    /// Stop when a sequential test decides (two engines only, for the first):
+    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05`.
+    #[arg(long)]
+    pub sprt: Option<String>,
+}
+
+impl MatchArgs {
+    /// The match, checked, with its openings file read.
+    fn config(&self) -> Result<crate::matches::MatchConfig, String> {
+        let engines = self
+            .engines
+            .iter()
+            .map(|e| e.parse().map_err(|m| format!("--engine {e}: {m}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        if engines.len() < 2 {
+            return Err("give at least two --engine".into());
+        }
+        let openings = openings_or_initial(self.openings.as_deref())?;
+        let tc = self.time_control()?;
+        crate::matches::check_fixed_ports(&engines, self.concurrency)?;
+        let dxp_time = crate::matches::dxp_time(&engines, &tc)?;
+        let secs = |v: f64, name: &str| {
+            seconds(v).ok_or_else(|| format!("--{name} must be a number of seconds, at least 0"))
+        };
+        if self.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+        if self.rounds == 0 {
+            return Err("--rounds must be at least 1".into());
+        }
+        let adjudicate = match (self.adjudicate_score, self.adjudicate_moves) {
+            (Some(s), Some(m)) if s > 0 && m > 0 => Some((s, m)),
+            (Some(_), Some(_)) => {
+                return Err("--adjudicate-score and --adjudicate-moves must be positive".into())
+            }
+            _ => None,
+        };
+        let sprt = match &self.sprt {
+            Some(text) if engines.len() == 2 => Some(crate::matches::elo::Sprt::parse(text)?),
+            Some(_) => return Err("--sprt needs exactly two engines".into()),
+            None => None,
+        };
+        let games_per_pair = self
+            .games
+            .unwrap_or_else(|| {
+                2u32.saturating_mul(self.rounds)
+                    .saturating_mul(u32::try_from(openings.len()).unwrap_or(u32::MAX))
+            })
+            .min(1_000_000);
+        let random_seed = self.random.then(|| {
+            self.seed.unwrap_or_else(|| {
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            })
+        });
+        Ok(crate::matches::MatchConfig {
+            engines,
+            openings,
+            random_seed,
+            games_per_pair,
+            tc,
+            dxp_time,
+            time_margin: secs(self.time_margin, "time-margin")?,
+            move_timeout: secs(self.move_timeout, "move-timeout")?,
+            adjudicate,
+            max_moves: self.max_moves.filter(|&m| m > 0),
+            concurrency: self.concurrency,
+            event: self.event.clone(),
+            sprt,
+        })
+    }
+
+    /// The one limit the command line gives each move.
+    fn time_control(&self) -> Result<TimeControl, String> {
+        let limits = [
+            self.tc.is_some(),
+            self.move_time.is_some(),
+            self.depth.is_some(),
+            self.nodes.is_some(),
+        ];
+        if limits.iter().filter(|&&x| x).count() != 1 {
+            return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
+        }
+        let tc = if let Some(tc) = &self.tc {
+            tc.parse().map_err(|e| format!("bad --tc: {e}"))?
+        } else if let Some(t) = self.move_time {
+            let t = seconds(t)
+                .filter(|t| !t.is_zero())
+                .ok_or("--move-time must be a positive number of seconds")?;
+            TimeControl::MoveTime(t)
+        } else if let Some(d) = self.depth {
+            TimeControl::Depth(d.max(1))
+        } else {
+            TimeControl::Nodes(self.nodes.unwrap_or(1).max(1))
+        };
+        Ok(tc)
+    }
+}
+
+/// `kroon openings` options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OpeningsArgs {
+    /// Plies from the initial position (2: every two-move opening).
+    #[arg(long)]
+    pub plies: u32,
+    /// Keep only openings Kroon's search at this depth scores near equality.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// With --depth: the largest score kept, in hundredths of a man either way.
+    #[arg(long, default_value_t = 50)]
+    pub margin: i32,
+    /// Write here instead of stdout.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+impl OpeningsArgs {
+    fn config(&self) -> crate::openings::Config {
+        crate::openings::Config {
+            plies: self.plies,
+            balance: self.depth.map(|d| (d, self.margin)),
+            out: self.out.clone(),
         }
     }
 }
@@ -256,18 +535,20 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Perft(args) => run_perft(&args),
         Command::Bench(args) => run_bench(&args),
         Command::Hub(args) => {
+            let setup = args.setup()?;
             let input = std::io::BufReader::new(std::io::stdin());
-            crate::hub::run(input, std::io::stdout(), args.options());
+            crate::hub::run(input, std::io::stdout(), &setup);
             Ok(())
         }
-        Command::Dxp(args) => crate::dxp::run_args(&args),
+        Command::Dxp(args) => crate::dxp::run(&args.config()?),
         Command::Play(args) => {
+            let setup = args.setup()?;
             let input = std::io::BufReader::new(std::io::stdin());
-            crate::text::run(input, std::io::stdout(), args.options());
+            crate::text::run(input, std::io::stdout(), &setup);
             Ok(())
         }
-        Command::Openings(args) => crate::openings::run(&args),
-        Command::Match(args) => crate::matches::run(&args),
+        Command::Openings(args) => crate::openings::run(&args.config()),
+        Command::Match(args) => crate::matches::run(&args.config()?, args.pdn.as_deref()),
         Command::Selfplay(args) => run_selfplay(&args),
         Command::Train(args) => run_train(&args),
     }

@@ -12,7 +12,7 @@ pub mod transport;
 
 use crate::board::notation::hub_move;
 use crate::board::{Bitboard, Position, Side};
-use crate::engine::{Engine, EngineOptions, GoMode, Limit};
+use crate::engine::{Engine, EngineSetup, GoMode, Limit};
 use crate::game::Game;
 use crate::pdn;
 use crate::play::outcome::UNFINISHED;
@@ -45,42 +45,6 @@ const CONNECT_RETRY: Duration = Duration::from_secs(10);
 /// Shortest clock handed to the search, so an overstepped clock still gives a move.
 const MIN_CLOCK: Duration = Duration::from_millis(50);
 
-/// `kroon dxp`: play another program over DXP.
-#[derive(clap::Args, Debug, Clone)]
-pub struct DxpArgs {
-    /// Wait for the peer on [ADDR:]PORT (the default, on 127.0.0.1:27531); port 0
-    /// takes one the system finds free. The address taken is shown on stderr.
-    #[arg(long, value_name = "[ADDR:]PORT", conflicts_with = "connect")]
-    pub listen: Option<String>,
-    /// Connect to a peer listening on HOST:PORT.
-    #[arg(long, value_name = "HOST:PORT")]
-    pub connect: Option<String>,
-    /// Propose the games (GAMEREQ); without it Kroon follows the peer's proposals.
-    #[arg(long)]
-    pub initiator: bool,
-    /// Initiator: games in the series.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
-    pub games: u32,
-    /// Initiator: thinking time per player, in minutes.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
-    pub time: u16,
-    /// Initiator: moves per time period (0: the time is for the whole game).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
-    pub moves: u16,
-    /// Initiator: start positions, one FEN a line (`#` comments); each is played
-    /// with both colours in turn.
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
-    /// Append every game to this file as PDN.
-    #[arg(long, value_name = "FILE")]
-    pub pdn: Option<PathBuf>,
-    /// Search every move to this fixed depth instead of by the clock (for tests).
-    #[arg(long)]
-    pub depth: Option<u32>,
-    #[command(flatten)]
-    pub engine: crate::cli::EngineArgs,
-}
-
 /// What an initiator proposes.
 #[derive(Clone, Debug)]
 pub struct Series {
@@ -104,7 +68,7 @@ pub struct Config {
     pub endpoint: Endpoint,
     /// `Some`: Kroon initiates this series; `None`: Kroon follows.
     pub series: Option<Series>,
-    pub engine: EngineOptions,
+    pub engine: EngineSetup,
     pub depth: Option<u32>,
     pub pdn: Option<PathBuf>,
     /// Our name in GAMEREQ / GAMEACC.
@@ -112,7 +76,8 @@ pub struct Config {
 }
 
 /// `[ADDR:]PORT` -> `ADDR:PORT`, the address defaulting to the loopback.
-fn listen_address(text: &str) -> String {
+#[must_use]
+pub fn listen_address(text: &str) -> String {
     if text.parse::<u16>().is_ok() {
         format!("127.0.0.1:{text}")
     } else {
@@ -120,45 +85,10 @@ fn listen_address(text: &str) -> String {
     }
 }
 
-/// Runs `kroon dxp` from its command-line arguments.
-pub fn run_args(args: &DxpArgs) -> Result<(), String> {
-    let endpoint = match (&args.listen, &args.connect) {
-        (_, Some(addr)) => Endpoint::Connect(addr.clone()),
-        (Some(addr), None) => Endpoint::Listen(listen_address(addr)),
-        (None, None) => Endpoint::Listen(format!("127.0.0.1:{DEFAULT_PORT}")),
-    };
-    let series = if args.initiator {
-        let openings = match &args.openings {
-            Some(path) => crate::openings::read_positions(path)?,
-            None => vec![Position::initial()],
-        };
-        if args.time == 0 {
-            // Moby Dam never answers a GAMEREQ without a clock.
-            log::warn!("--time 0 proposes games without a clock; some programs refuse them");
-        }
-        Some(Series {
-            games: args.games,
-            minutes: Minutes::whole(args.time),
-            moves: args.moves,
-            openings,
-        })
-    } else {
-        None
-    };
-    run(&Config {
-        endpoint,
-        series,
-        engine: args.engine.options(),
-        depth: args.depth,
-        pdn: args.pdn.clone(),
-        name: format!("Kroon {}", env!("CARGO_PKG_VERSION")),
-    })
-}
-
 /// Plays over DXP as configured. A listening follower serves connection after
 /// connection and only returns on an error binding its address.
 pub fn run(config: &Config) -> Result<(), String> {
-    let mut engine = Engine::new(config.engine);
+    let mut engine = config.engine.engine();
     let mut score = Score::default();
     match &config.endpoint {
         Endpoint::Connect(addr) => {

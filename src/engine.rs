@@ -42,6 +42,47 @@ impl Default for EngineOptions {
     }
 }
 
+/// The engine a front end plays with, as its command line or config sets it up:
+/// the options, and the evaluation with the name it was chosen by (`learned`,
+/// `hand`, or a weights file), which Hub shows as its `eval` param.
+#[derive(Clone, Debug)]
+pub struct EngineSetup {
+    pub options: EngineOptions,
+    pub eval_name: String,
+    pub evaluator: Evaluator,
+}
+
+impl EngineSetup {
+    /// `options` with the evaluation `eval_name` names; a weights file that cannot
+    /// be read is an error naming it.
+    pub fn new(options: EngineOptions, eval_name: &str) -> Result<EngineSetup, String> {
+        Ok(EngineSetup {
+            options,
+            eval_name: eval_name.to_string(),
+            evaluator: Evaluator::from_name(eval_name)?,
+        })
+    }
+
+    /// An idle engine set up so.
+    #[must_use]
+    pub fn engine(&self) -> Engine {
+        let mut engine = Engine::new(self.options);
+        engine.set_evaluator(self.evaluator.clone());
+        engine
+    }
+}
+
+impl Default for EngineSetup {
+    /// The default options and the built-in evaluation.
+    fn default() -> EngineSetup {
+        EngineSetup {
+            options: EngineOptions::default(),
+            eval_name: "learned".into(),
+            evaluator: Evaluator::default(),
+        }
+    }
+}
+
 /// A searching engine. One search runs at a time; [`Engine::go`] returns at once
 /// and [`Engine::wait`] collects the result.
 pub struct Engine {

@@ -7,7 +7,7 @@ pub mod command;
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::Position;
-use crate::engine::{Engine, EngineOptions, GoMode, Info};
+use crate::engine::{Engine, EngineSetup, GoMode, Info};
 use crate::game::Game;
 use crate::play::TimeControl;
 use command::{Command, ParamKind, Reply};
@@ -130,16 +130,16 @@ enum Flow {
 impl Session {
     /// A session that prints to `out` and hears of its searches' ends on `events`
     /// (the sender of the channel [`Session::run`] reads).
-    pub fn new(options: EngineOptions, out: Output, events: Sender<Event>) -> Session {
+    pub fn new(setup: &EngineSetup, out: Output, events: Sender<Event>) -> Session {
         Session {
-            engine: Engine::new(options),
+            engine: setup.engine(),
             game: Some(Game::new()),
             level: TimeControl::MoveTime(Duration::from_secs(1)),
             out,
             searching: None,
             searches: 0,
             events,
-            eval: "learned".into(),
+            eval: setup.eval_name.clone(),
         }
     }
 
@@ -363,7 +363,7 @@ impl Session {
 pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
-    options: EngineOptions,
+    setup: &EngineSetup,
 ) {
     let (tx, rx) = mpsc::channel();
     let lines = tx.clone();
@@ -386,7 +386,7 @@ pub fn run(
         }
         let _ = lines.send(Event::InputClosed);
     });
-    Session::new(options, Output::new(output), tx).run(rx);
+    Session::new(setup, Output::new(output), tx).run(rx);
 }
 
 #[cfg(test)]

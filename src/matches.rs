@@ -20,7 +20,6 @@ use crate::board::{Position, Side};
 use crate::dxp::message::{gamereq_time, Minutes};
 use crate::game::Game;
 use crate::pdn;
-use crate::play::time_control::seconds;
 use crate::play::{Outcome, TimeControl};
 use elo::{Sprt, SprtVerdict, Wdl};
 use engine_spec::EngineSpec;
@@ -29,80 +28,8 @@ use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 pub use table::play_game;
-
-/// `kroon match` options.
-#[derive(clap::Args, Debug, Clone)]
-pub struct MatchArgs {
-    /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [option.PARAM=VALUE ...]`
-    /// for a Hub engine (shell-like quoting; options are sent with set-param), or
-    /// `name=NAME proto=dxp cmd='PROGRAM ... {port} ...' [dir=DIR] [listen=engine|kroon]
-    /// [port=N]` for a DXP engine: it listens and Kroon connects (listen=engine, the
-    /// default) or the reverse, on 127.0.0.1 and a free port Kroon puts where {port}
-    /// is (port=N: a fixed one). Two engines play a match, more a round robin.
-    #[arg(long = "engine", required = true)]
-    pub engines: Vec<String>,
-    /// Start positions, one `FEN [; moves]` per line; each is played twice with
-    /// colours reversed. Default: the initial position.
-    #[arg(long)]
-    pub openings: Option<std::path::PathBuf>,
-    /// Take the openings in a random order (default: file order).
-    #[arg(long)]
-    pub random: bool,
-    /// Seed of the random opening order (default: from the clock).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Games per pair of engines (default: every opening twice per round).
-    #[arg(long)]
-    pub games: Option<u32>,
-    /// Rounds: each plays every opening twice per pair of engines.
-    #[arg(long, default_value_t = 1)]
-    pub rounds: u32,
-    /// Time control: seconds per game plus increment per move (`60+0.5`, `300`),
-    /// or moves in seconds (`40/120`: the time is credited again after each 40).
-    #[arg(long)]
-    pub tc: Option<String>,
-    /// Fixed seconds per move.
-    #[arg(long)]
-    pub move_time: Option<f64>,
-    /// Fixed search depth per move.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Fixed node count per move.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Seconds an engine may overrun its time before it forfeits.
-    #[arg(long, default_value_t = 0.5)]
-    pub time_margin: f64,
-    /// Seconds to wait for a move under --depth or --nodes before the engine is
-    /// taken to hang.
-    #[arg(long, default_value_t = 60.0)]
-    pub move_timeout: f64,
-    /// Adjudicate a win when both engines' scores agree the same side is ahead by
-    /// at least this many hundredths of a man ...
-    #[arg(long, requires = "adjudicate_moves")]
-    pub adjudicate_score: Option<i32>,
-    /// ... for this many moves in a row each.
-    #[arg(long, requires = "adjudicate_score")]
-    pub adjudicate_moves: Option<u32>,
-    /// Adjudicate a draw after this many moves each (from the opening position).
-    #[arg(long)]
-    pub max_moves: Option<u32>,
-    /// Games at once (each engine process plays one game at a time).
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
-    /// Write every game as PDN to this file.
-    #[arg(long)]
-    pub pdn: Option<std::path::PathBuf>,
-    /// PDN Event tag.
-    #[arg(long, default_value = "Kroon match")]
-    pub event: String,
-    /// Stop when a sequential test decides (two engines only, for the first):
-    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05`.
-    #[arg(long)]
-    pub sprt: Option<String>,
-}
 
 /// A match, checked and ready to run.
 #[derive(Clone, Debug)]
@@ -124,112 +51,19 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
 }
 
-impl MatchConfig {
-    /// Checks the command line and reads the openings file.
-    pub fn from_args(args: &MatchArgs) -> Result<MatchConfig, String> {
-        let engines = args
-            .engines
-            .iter()
-            .map(|e| {
-                e.parse::<EngineSpec>()
-                    .map_err(|m| format!("--engine {e}: {m}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if engines.len() < 2 {
-            return Err("give at least two --engine".into());
-        }
-        let openings = match &args.openings {
-            Some(path) => crate::openings::read_positions(path)?,
-            None => vec![Position::initial()],
-        };
-        let tc = time_control(args)?;
-        check_fixed_ports(&engines, args.concurrency)?;
-        let dxp_time = match engines.iter().find(|e| e.is_dxp()) {
-            Some(e) => gamereq_time(&tc).map_err(|m| format!("{} speaks DXP: {m}", e.name))?,
-            None => (Minutes::ZERO, 0),
-        };
-        let secs = |v: f64, name: &str| {
-            seconds(v).ok_or_else(|| format!("--{name} must be a number of seconds, at least 0"))
-        };
-        if args.concurrency == 0 {
-            return Err("--concurrency must be at least 1".into());
-        }
-        if args.rounds == 0 {
-            return Err("--rounds must be at least 1".into());
-        }
-        let adjudicate = match (args.adjudicate_score, args.adjudicate_moves) {
-            (Some(s), Some(m)) if s > 0 && m > 0 => Some((s, m)),
-            (Some(_), Some(_)) => {
-                return Err("--adjudicate-score and --adjudicate-moves must be positive".into())
-            }
-            _ => None,
-        };
-        let sprt = match &args.sprt {
-            Some(text) if engines.len() == 2 => Some(Sprt::parse(text)?),
-            Some(_) => return Err("--sprt needs exactly two engines".into()),
-            None => None,
-        };
-        let games_per_pair = args
-            .games
-            .unwrap_or_else(|| {
-                2u32.saturating_mul(args.rounds)
-                    .saturating_mul(u32::try_from(openings.len()).unwrap_or(u32::MAX))
-            })
-            .min(1_000_000);
-        let random_seed = args.random.then(|| {
-            args.seed.unwrap_or_else(|| {
-                SystemTime::now()
-                    .duration_since(UNIX_EPOCH)
-                    .map_or(1, |d| d.as_nanos() as u64)
-            })
-        });
-        Ok(MatchConfig {
-            engines,
-            openings,
-            random_seed,
-            games_per_pair,
-            tc,
-            dxp_time,
-            time_margin: secs(args.time_margin, "time-margin")?,
-            move_timeout: secs(args.move_timeout, "move-timeout")?,
-            adjudicate,
-            max_moves: args.max_moves.filter(|&m| m > 0),
-            concurrency: args.concurrency,
-            event: args.event.clone(),
-            sprt,
-        })
+/// What DXP engines are told in GAMEREQ for `tc` (minutes, and moves per period):
+/// nothing when none of `engines` speaks DXP, an error naming one when `tc` is not
+/// a clock DXP can state.
+pub fn dxp_time(engines: &[EngineSpec], tc: &TimeControl) -> Result<(Minutes, u16), String> {
+    match engines.iter().find(|e| e.is_dxp()) {
+        Some(e) => gamereq_time(tc).map_err(|m| format!("{} speaks DXP: {m}", e.name)),
+        None => Ok((Minutes::ZERO, 0)),
     }
-}
-
-/// The one limit the command line gives each move.
-fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
-    let limits = [
-        args.tc.is_some(),
-        args.move_time.is_some(),
-        args.depth.is_some(),
-        args.nodes.is_some(),
-    ];
-    if limits.iter().filter(|&&x| x).count() != 1 {
-        return Err("give exactly one of --tc, --move-time, --depth, --nodes".into());
-    }
-    let tc = if let Some(tc) = &args.tc {
-        tc.parse().map_err(|e| format!("bad --tc: {e}"))?
-    } else if let Some(t) = args.move_time {
-        let t = seconds(t)
-            .filter(|t| !t.is_zero())
-            .ok_or("--move-time must be a positive number of seconds")?;
-        TimeControl::MoveTime(t)
-    } else if let Some(d) = args.depth {
-        TimeControl::Depth(d.max(1))
-    } else {
-        TimeControl::Nodes(args.nodes.unwrap_or(1).max(1))
-    };
-    Ok(tc)
 }
 
 /// A fixed port (`port=N`) serves one engine process at a time: two engines, or
 /// two games at once, on one port would meet the wrong peer.
-fn check_fixed_ports(engines: &[EngineSpec], concurrency: usize) -> Result<(), String> {
+pub fn check_fixed_ports(engines: &[EngineSpec], concurrency: usize) -> Result<(), String> {
     let mut seen: Vec<(u16, &str)> = Vec::new();
     for e in engines {
         let engine_spec::Protocol::Dxp {
@@ -420,6 +254,39 @@ pub struct MatchSummary {
     pub sprt: Option<(f64, SprtVerdict)>,
 }
 
+/// `kroon match`: runs the match and prints the table.
+pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(), String> {
+    let summary = run_match(config, pdn_file)?;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    println!(
+        "{} games, {}, {} openings",
+        summary.games,
+        config.tc,
+        config.openings.len()
+    );
+    if let Some(seed) = config.random_seed {
+        // So a random order can be played again with --seed.
+        println!("openings in random order, --seed {seed}");
+    }
+    print!("{}", summary.standings.table(&names));
+    for f in &summary.forfeits {
+        println!("forfeit: {f}");
+    }
+    if let (Some(sprt), Some((llr, verdict))) = (&config.sprt, summary.sprt) {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match verdict {
+            SprtVerdict::H1 => "H1 accepted",
+            SprtVerdict::H0 => "H0 accepted",
+            SprtVerdict::Continue => "undecided",
+        };
+        println!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        );
+    }
+    Ok(())
+}
+
 /// Runs the match, printing progress on stderr and writing PDN as games finish.
 pub fn run_match(
     config: &MatchConfig,
@@ -553,40 +420,6 @@ pub fn run_match(
         forfeits,
         sprt: sprt_state,
     })
-}
-
-/// `kroon match`: runs the match and prints the table.
-pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let config = MatchConfig::from_args(args)?;
-    let summary = run_match(&config, args.pdn.as_deref())?;
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    println!(
-        "{} games, {}, {} openings",
-        summary.games,
-        config.tc,
-        config.openings.len()
-    );
-    if let Some(seed) = config.random_seed {
-        // So a random order can be played again with --seed.
-        println!("openings in random order, --seed {seed}");
-    }
-    print!("{}", summary.standings.table(&names));
-    for f in &summary.forfeits {
-        println!("forfeit: {f}");
-    }
-    if let (Some(sprt), Some((llr, verdict))) = (config.sprt, summary.sprt) {
-        let (lo, hi) = sprt.bounds();
-        let verdict = match verdict {
-            SprtVerdict::H1 => "H1 accepted",
-            SprtVerdict::H0 => "H0 accepted",
-            SprtVerdict::Continue => "undecided",
-        };
-        println!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict}",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        );
-    }
-    Ok(())
 }
 
 #[cfg(test)]

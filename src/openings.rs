@@ -178,41 +178,36 @@ pub fn balanced(
     kept
 }
 
-/// `kroon openings` options.
-#[derive(clap::Args, Debug, Clone)]
-pub struct OpeningsArgs {
-    /// Plies from the initial position (2: every two-move opening).
-    #[arg(long)]
+/// What `kroon openings` writes.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Plies from the initial position.
     pub plies: u32,
-    /// Keep only openings Kroon's search at this depth scores near equality.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// With --depth: the largest score kept, in hundredths of a man either way.
-    #[arg(long, default_value_t = 50)]
-    pub margin: i32,
-    /// Write here instead of stdout.
-    #[arg(long)]
+    /// Keep only openings Kroon's search at this depth scores within this many
+    /// hundredths of a man of equality.
+    pub balance: Option<(u32, i32)>,
+    /// Where to write (stdout if None).
     pub out: Option<std::path::PathBuf>,
 }
 
 /// `kroon openings`: enumerates, filters, writes the file.
-pub fn run(args: &OpeningsArgs) -> Result<(), String> {
-    if args.plies > 8 {
+pub fn run(config: &Config) -> Result<(), String> {
+    if config.plies > 8 {
         return Err("--plies above 8 would enumerate millions of positions".into());
     }
-    let all = enumerate(args.plies);
+    let all = enumerate(config.plies);
     let total = all.len();
     let mut text = format!(
         "# Kroon openings: every distinct position after {} plies",
-        args.plies
+        config.plies
     );
-    let lines: Vec<String> = match args.depth {
+    let lines: Vec<String> = match config.balance {
         None => {
             text.push_str(&format!(" ({total} positions)\n"));
             all.iter().map(Opening::to_line).collect()
         }
-        Some(depth) => {
-            let kept = balanced(all, depth, args.margin, |i, s| {
+        Some((depth, margin)) => {
+            let kept = balanced(all, depth, margin, |i, s| {
                 eprint!(
                     "\rsearched {}/{total}: {} {:+}   ",
                     i + 1,
@@ -222,8 +217,7 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
             });
             eprintln!();
             text.push_str(&format!(
-                ", kept where Kroon at depth {depth} scores within {} hundredths of a man ({} of {total})\n",
-                args.margin,
+                ", kept where Kroon at depth {depth} scores within {margin} hundredths of a man ({} of {total})\n",
                 kept.len()
             ));
             text.push_str(
@@ -238,7 +232,7 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
         text.push_str(&line);
         text.push('\n');
     }
-    match &args.out {
+    match &config.out {
         Some(path) => {
             std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
         }

@@ -6,7 +6,7 @@
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
 use crate::board::{Move, Piece, Position, Side, Square};
-use crate::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
+use crate::engine::{Engine, EngineSetup, GoMode, Info, Limit, Score};
 use crate::game::{Game, GameError};
 use crate::pdn;
 use crate::play::outcome::{Reason, UNFINISHED};
@@ -339,9 +339,9 @@ enum Flow {
 }
 
 impl Session {
-    fn new(options: EngineOptions, out: Output) -> Session {
+    fn new(setup: &EngineSetup, out: Output) -> Session {
         Session {
-            engine: Engine::new(options),
+            engine: setup.engine(),
             game: Game::new(),
             level: TimeControl::MoveTime(Duration::from_secs(1)),
             engine_side: Side::Black,
@@ -753,9 +753,9 @@ impl Session {
 }
 
 /// Plays on these streams until `quit` or the end of input.
-pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static, options: EngineOptions) {
+pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static, setup: &EngineSetup) {
     let out = Output(Arc::new(Mutex::new(Box::new(output))));
-    let mut session = Session::new(options, out);
+    let mut session = Session::new(setup, out);
     session.say(&format!(
         "Kroon {}, international draughts. You play White, Kroon plays Black; type help for the commands.",
         env!("CARGO_PKG_VERSION")

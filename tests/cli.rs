@@ -1,5 +1,5 @@
 //! `kroon perft` and `kroon bench` through the built binary: output format, divide, position
-//! files, and bad input.
+//! files, and bad input; and the options of the front ends that play.
 
 use std::process::{Command, Output};
 
@@ -261,4 +261,33 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     let errors = String::from_utf8_lossy(&out.stderr);
     assert!(errors.is_empty(), "stderr: {errors}");
     assert!(out.status.success(), "{out:?}");
+}
+
+#[test]
+fn the_front_ends_that_play_take_an_evaluation() {
+    let missing = "/nonexistent/kroon.weights";
+    for front in ["hub", "play", "dxp"] {
+        assert_refused(&[front, "--eval", missing], &["--eval", missing]);
+    }
+    // Hub shows the evaluation chosen as its `eval` param.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .args(["hub", "--eval", "hand"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kroon");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"hub\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().expect("kroon ends");
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("param name=eval value=hand type=string"),
+        "{}",
+        stdout(&out)
+    );
 }
