@@ -8,13 +8,9 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const KROON: &str = env!("CARGO_BIN_EXE_kroon");
-
-/// pydraughts can only use port 27531: its tests run one at a time.
-static PYDRAUGHTS_PORT: Mutex<()> = Mutex::new(());
 
 /// A child process killed when the test ends, however it ends.
 struct Running(Child);
@@ -429,9 +425,6 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
 
 #[test]
 fn pydraughts_dxp_engine_plays_a_game() {
-    let _port = PYDRAUGHTS_PORT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let python = root.join(".venv-pydraughts/bin/python");
     assert!(
@@ -441,18 +434,26 @@ fn pydraughts_dxp_engine_plays_a_game() {
     );
     let dir = temp_dir("pydraughts");
     let pdn = dir.join("games.pdn");
+    // A free port, not DXP's 27531: the suite must pass beside a DXP program
+    // (Scan, another Kroon) that listens there.
     let mut listener = kroon(
-        &["--depth", "4", "--pdn", pdn.to_str().unwrap()],
+        &[
+            "--listen",
+            "0",
+            "--depth",
+            "4",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ],
         &dir.join("out"),
     );
-    // pydraughts connects once, without retrying: wait until Kroon listens. (Its
-    // port is fixed, so two runs of this suite at once collide here.)
-    assert_eq!(listening_port(&mut listener, &dir.join("out")), 27531);
+    // pydraughts connects once, without retrying: wait until Kroon listens.
+    let port = listening_port(&mut listener, &dir.join("out")).to_string();
     for (n, (side, seed)) in [("white", "1"), ("black", "2")].into_iter().enumerate() {
         let mut child = Running(
             Command::new(&python)
                 .arg(root.join("tests/interop/dxp_pydraughts.py"))
-                .args([side, seed])
+                .args([side, seed, &port])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())
                 .spawn()

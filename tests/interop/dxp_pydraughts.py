@@ -1,9 +1,10 @@
 """Plays one complete game against a listening `kroon dxp` through pydraughts'
-DXPEngine, the client lidraughts bots and tournament scripts use. pydraughts always
-connects to 127.0.0.1:27531 as the initiator. Our side picks moves from pydraughts'
-own legal-move list, so every Kroon move is checked by pydraughts' rules too.
+DXPEngine, the client lidraughts bots and tournament scripts use. pydraughts connects
+to 127.0.0.1 (port 27531 unless told another) as the initiator. Our side picks moves
+from pydraughts' own legal-move list, so every Kroon move is checked by pydraughts'
+rules too.
 
-Usage: dxp_pydraughts.py KROON_SIDE(white|black) SEED
+Usage: dxp_pydraughts.py KROON_SIDE(white|black) SEED [PORT]
 Prints `MOVES <n>` and `RESULT <2-0|1-1|0-2>`; exits non-zero on any failure.
 """
 
@@ -25,7 +26,10 @@ def main() -> None:
     rng = random.Random(int(sys.argv[2]))
     board = draughts.Board(variant="standard")
     # One minute each: pydraughts sends the time in minutes (seconds // 60).
-    engine = DXPEngine(None, {"engine-opened": True, "initial-time": 60})
+    options = {"engine-opened": True, "initial-time": 60}
+    if len(sys.argv) > 3:
+        options["port"] = sys.argv[3]
+    engine = DXPEngine(None, options)
 
     if kroon == draughts.BLACK:
         board.push(rng.choice(board.legal_moves()))
