@@ -342,6 +342,8 @@ impl<'a> Worker<'a> {
         (!pv.is_empty()).then(|| (self.root_score, pv.clone()))
     }
 
+    /// The principal variation search of one node: `depth` plies left, `ply` from
+    /// the root. The steps are named below; each is a function of its own.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -375,75 +377,151 @@ impl<'a> Worker<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-
         let key = pos.key();
+        let tt_index = match self.probe(key, depth, ply, alpha, beta, pv_node) {
+            Ok(index) => index,
+            Err(cut) => return cut,
+        };
+        if prune && !pv_node {
+            if let Some(score) = self.probcut(pos, clock, beta, depth, ply) {
+                return score;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        generate(pos, &mut moves);
+        let node = match self.prepare(pos, clock, &moves, alpha, beta, depth, ply, pv_node, prune) {
+            Ok(node) => node,
+            Err(score) => {
+                self.frames[ply].moves = moves;
+                return score;
+            }
+        };
+        let mut order = std::mem::take(&mut self.frames[ply].order);
+        let first = self.order_moves(pos, &moves, &mut order, tt_index, node.capture, ply);
+        let (best, best_index) = self.search_moves(&node, &moves, &mut order, first, alpha);
+        if !self.stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
+            self.table(depth)
+                .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
+        }
+        self.frames[ply].moves = moves;
+        self.frames[ply].order = order;
+        best
+    }
+
+    /// Looks the node up: `Err` with the stored score when it settles the node (never
+    /// on the principal variation, which must be searched for its moves), else the
+    /// stored best move's index, if any.
+    #[inline(always)]
+    fn probe(
+        &self,
+        key: Key,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        pv_node: bool,
+    ) -> Result<Option<u8>, Score> {
         let table = self.table(depth);
         let entry = if depth <= FILTERED_DEPTH && !table.may_hold(key) {
             None
         } else {
             table.probe(key)
         };
-        let mut tt_index = None;
-        if let Some(e) = entry {
-            tt_index = e.move_index;
-            if !pv_node && e.depth >= depth {
-                let s = e.score.loaded_at(ply as u32);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+        let Some(e) = entry else {
+            return Ok(None);
+        };
+        if !pv_node && e.depth >= depth {
+            let s = e.score.loaded_at(ply as u32);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return Err(s);
             }
         }
+        Ok(e.move_index)
+    }
 
-        // Probcut: when a much shallower search beats beta by a margin, the full
-        // search would almost surely beat beta too. Scan prunes so; here it more than
-        // halved the tree to a given depth and won 59.5% of 200 games at 0.1 s a
-        // move against the same engine without it. Not inside its own verification
-        // searches, whose trees it would prune on the prediction it is checking.
-        // (The extra ply where a capture is pending cost 9-16% more nodes to a given
-        // depth and scored 50.6% in 160 games at 0.1 s a move against the same engine
-        // without it, but the sacrifice shots of tests/search.rs no longer hang on the
-        // root's move order: without it two threads missed one up to depth 10.)
-        if prune && !pv_node && depth >= PRUNING.probcut_depth && !beta.is_decisive() {
-            let margin = PRUNING.probcut_margin * depth;
-            let raised = Score(beta.0 + margin);
-            if !raised.is_decisive() {
-                // With a capture pending (often the opponent's sacrifice, the start of
-                // a shot), one ply more: the capture alone would leave the verification
-                // to stand pat in the shot's position and judge the sacrifice a loss.
-                let pending = i32::from(has_capture(pos));
-                let shallow = (depth * PRUNING.probcut_ratio / 100).max(1) + pending;
-                let s = self.search(
-                    pos,
-                    clock,
-                    Score(raised.0 - 1),
-                    raised,
-                    shallow,
-                    ply,
-                    false,
-                    false,
-                );
-                if self.stopped {
-                    return Score::DRAW;
-                }
-                if s >= raised {
-                    return Score(s.0 - margin);
-                }
-            }
+    /// Probcut: when a much shallower search beats beta by a margin, the full
+    /// search would almost surely beat beta too. Scan prunes so; here it more than
+    /// halved the tree to a given depth and won 59.5% of 200 games at 0.1 s a
+    /// move against the same engine without it. Not inside its own verification
+    /// searches, whose trees it would prune on the prediction it is checking.
+    /// (The extra ply where a capture is pending cost 9-16% more nodes to a given
+    /// depth and scored 50.6% in 160 games at 0.1 s a move against the same engine
+    /// without it, but the sacrifice shots of tests/search.rs no longer hang on the
+    /// root's move order: without it two threads missed one up to depth 10.)
+    #[inline(always)]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        clock: DrawClock,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Option<Score> {
+        if depth < PRUNING.probcut_depth || beta.is_decisive() {
+            return None;
         }
-
-        let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        generate(pos, &mut moves);
-        if moves.is_empty() {
-            self.frames[ply].moves = moves;
-            return Score::loss_in(ply as u32);
+        let margin = PRUNING.probcut_margin * depth;
+        let raised = Score(beta.0 + margin);
+        if raised.is_decisive() {
+            return None;
         }
-        let capture = moves[0].is_capture();
+        // With a capture pending (often the opponent's sacrifice, the start of
+        // a shot), one ply more: the capture alone would leave the verification
+        // to stand pat in the shot's position and judge the sacrifice a loss.
+        let pending = i32::from(has_capture(pos));
+        let shallow = (depth * PRUNING.probcut_ratio / 100).max(1) + pending;
+        let s = self.search(
+            pos,
+            clock,
+            Score(raised.0 - 1),
+            raised,
+            shallow,
+            ply,
+            false,
+            false,
+        );
+        if self.stopped {
+            return Some(Score::DRAW);
+        }
+        (s >= raised).then(|| Score(s.0 - margin))
+    }
 
+    /// The decisions taken before a node's move loop, given its legal `moves`: the
+    /// extension, futility and late-move pruning. `Err` with the node's score when
+    /// it needs no loop: it has no legal move (a loss), or reverse futility returns
+    /// its static score.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(
+        &self,
+        pos: &Position,
+        clock: DrawClock,
+        moves: &[Move],
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        prune: bool,
+    ) -> Result<Node, Score> {
+        let Some(first) = moves.first() else {
+            return Err(Score::loss_in(ply as u32));
+        };
+        let capture = first.is_capture();
         // Reverse futility: far enough above beta in a quiet position that a shallow
         // search will not bring the score back. Captures pending are never judged so.
         let mut static_eval = None;
@@ -451,12 +529,9 @@ impl<'a> Worker<'a> {
             let e = self.eval.evaluate(pos);
             static_eval = Some(e);
             if e - PRUNING.rfp_margin * depth >= beta.0 {
-                let static_eval = e;
-                self.frames[ply].moves = moves;
-                return Score(static_eval);
+                return Err(Score(e));
             }
         }
-
         // A forced reply (often a single capture) costs the opponent nothing to find:
         // do not let it use up depth.
         // Only on the principal variation: forced captures are so common in draughts
@@ -474,15 +549,38 @@ impl<'a> Worker<'a> {
         } else {
             usize::MAX
         };
-        let new_depth = depth - 1 + extension;
+        Ok(Node {
+            pos: *pos,
+            clock,
+            beta,
+            depth,
+            ply,
+            new_depth: depth - 1 + extension,
+            pv_node,
+            prune,
+            capture,
+            futile,
+            lmp_limit,
+        })
+    }
 
-        // Each move's ordering key (see `ordering_key`).
-        let mut order = std::mem::take(&mut self.frames[ply].order);
+    /// Fills `order` with each move's ordering key (see `ordering_key`): the table's
+    /// move first, then captures of kings, killers, and quiet moves by history.
+    /// Returns the index of the first move to search, found while the keys are made:
+    /// most nodes cut off on it, and so need no selection step at all.
+    #[inline(always)]
+    fn order_moves(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        order: &mut Vec<i64>,
+        tt_index: Option<u8>,
+        capture: bool,
+        ply: usize,
+    ) -> usize {
         order.clear();
         let killers = self.killers.get(ply);
         let side = pos.side_to_move();
-        // The first move to search, found while the keys are made: most nodes cut off
-        // on it, and so need no selection step at all.
         let (mut first, mut first_score) = (0, 0);
         for (i, &mv) in moves.iter().enumerate() {
             let s = if tt_index == Some(i as u8) {
@@ -503,21 +601,22 @@ impl<'a> Worker<'a> {
             order.push(ordering_key(s, i));
         }
         self.killers.clear_child(ply);
+        first
+    }
 
-        let node = Node {
-            pos: *pos,
-            clock,
-            beta,
-            depth,
-            ply,
-            new_depth,
-            pv_node,
-            prune,
-            capture,
-            futile,
-            lmp_limit,
-        };
-        let original_alpha = alpha;
+    /// The move loop of `node`: its moves in the order of their keys in `order`
+    /// (`first` the index of the first), each searched by [`Worker::search_move`],
+    /// until one beats beta. Returns the best score and the list index of the move
+    /// that raised alpha last, if any.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        moves: &[Move],
+        order: &mut [i64],
+        first: usize,
+        mut alpha: Score,
+    ) -> (Score, Option<usize>) {
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let n = order.len();
@@ -525,21 +624,22 @@ impl<'a> Worker<'a> {
             // Young brothers wait: the first move is searched alone, since it often
             // cuts off; after it, idle threads may share the others.
             if i > 0
-                && depth >= SPLIT_DEPTH
+                && node.depth >= SPLIT_DEPTH
                 && i + 1 < n
                 && self.pool.is_some_and(SplitPool::has_idle)
             {
-                let outcome = self.split(&node, &moves, &mut order[i..], i, alpha, best);
+                let outcome = self.split(node, moves, &mut order[i..], i, alpha, best);
                 best = best.max(outcome.best);
                 if let Some(found) = outcome.best_move {
                     alpha = outcome.alpha;
                     best_index = Some(found.index);
-                    if ply == 0 {
+                    if node.ply == 0 {
                         self.root_score = alpha;
                     }
-                    if alpha >= beta && !capture && !self.stopped {
-                        self.killers.add(ply, found.mv);
-                        self.history.update(side, found.mv, depth * depth);
+                    if alpha >= node.beta && !node.capture && !self.stopped {
+                        let side = node.pos.side_to_move();
+                        self.killers.add(node.ply, found.mv);
+                        self.history.update(side, found.mv, node.depth * node.depth);
                     }
                 }
                 break;
@@ -549,12 +649,12 @@ impl<'a> Worker<'a> {
             // leave them. The bench signature depends on that order: the generator's
             // order gave its 12 positions 44% more nodes, but on the 81 two-move
             // openings it searched 1-8% fewer.
-            let best_j = if i == 0 { first } else { best_from(&order, i) };
+            let best_j = if i == 0 { first } else { best_from(order, i) };
             order.swap(i, best_j);
             let index = key_index(order[i]);
             let move_score = (order[i] >> 16) as i32;
             let mv = moves[index];
-            let Some(score) = self.search_move(&node, i, mv, move_score, alpha, best, None) else {
+            let Some(score) = self.search_move(node, i, mv, move_score, alpha, best, None) else {
                 continue;
             };
             if self.stopped {
@@ -565,48 +665,47 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     best_index = Some(index);
                     alpha = score;
-                    if pv_node {
-                        let (head, tail) = self.frames.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(mv);
-                        pv.extend_from_slice(&tail[0].pv);
-                        if ply == 0 {
-                            self.root_score = score;
-                        }
+                    if node.pv_node {
+                        self.update_pv(node.ply, mv, score);
                     }
-                    if score >= beta {
-                        if !capture {
-                            self.killers.add(ply, mv);
-                            let bonus = depth * depth;
-                            self.history.update(side, mv, bonus);
-                            // The quiet moves tried before it did not cut off.
-                            for &earlier in &order[..i] {
-                                let other = moves[key_index(earlier)];
-                                self.history.update(side, other, -bonus);
-                            }
+                    if score >= node.beta {
+                        if !node.capture {
+                            self.reward_cutoff(node, moves, &order[..i], mv);
                         }
                         break;
                     }
                 }
             }
         }
+        (best, best_index)
+    }
 
-        if !self.stopped {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
-            self.table(depth)
-                .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
+    /// `mv` is the best move at `ply` so far: its PV is `mv` and the child's.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move, score: Score) {
+        let (head, tail) = self.frames.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(mv);
+        pv.extend_from_slice(&tail[0].pv);
+        if ply == 0 {
+            self.root_score = score;
         }
-        self.frames[ply].moves = moves;
-        self.frames[ply].order = order;
-        best
+    }
+
+    /// The quiet move `mv` cut off at `node`: it becomes a killer and its history
+    /// rises; the quiet moves tried before it (their keys in `tried`) did not cut
+    /// off, and theirs falls.
+    #[inline(always)]
+    fn reward_cutoff(&mut self, node: &Node, moves: &[Move], tried: &[i64], mv: Move) {
+        let side = node.pos.side_to_move();
+        self.killers.add(node.ply, mv);
+        let bonus = node.depth * node.depth;
+        self.history.update(side, mv, bonus);
+        for &earlier in tried {
+            let other = moves[key_index(earlier)];
+            self.history.update(side, other, -bonus);
+        }
     }
 
     /// Searches move number `i` of `node` (`move_score` is its ordering score), with
