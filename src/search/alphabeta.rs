@@ -76,6 +76,21 @@ const FILTERED_DEPTH: i32 = 2;
 /// Nodes a thread counts before it publishes them and looks at the clock.
 const FLUSH_NODES: u64 = 1024;
 
+/// Aspiration windows: from this depth on, an iteration searches within this many
+/// hundredths of a man either side of the last one's score; each time the score
+/// falls outside, the window grows by half plus the widening, and past the give-up
+/// width it opens fully. The first engine's choices (a fifth of a man, six men),
+/// never tuned since; the bench signature depends on them.
+const ASPIRATION_DEPTH: i32 = 5;
+const ASPIRATION_WINDOW: i32 = 18;
+const ASPIRATION_WIDENING: i32 = 10;
+const ASPIRATION_GIVE_UP: i32 = 600;
+
+/// A quiet move whose history score is above this (about an eighth of the
+/// table's bound) has cut off often lately: late-move reductions take a ply less from it.
+/// Chosen with the move ordering's packed keys, untuned since.
+const GOOD_HISTORY: i32 = 2000;
+
 /// What one completed iteration found.
 #[derive(Clone, Debug)]
 pub struct Iteration {
@@ -300,9 +315,11 @@ impl<'a> Worker<'a> {
         self.leaf_plies = 0;
         self.stopped = self.control.is_stopped();
         let depth = depth as i32;
-        let mut delta = 18;
+        let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = match guess {
-            Some(g) if depth >= 5 && !g.is_decisive() => (Score(g.0 - delta), Score(g.0 + delta)),
+            Some(g) if depth >= ASPIRATION_DEPTH && !g.is_decisive() => {
+                (Score(g.0 - delta), Score(g.0 + delta))
+            }
             _ => (-Score::INFINITE, Score::INFINITE),
         };
         loop {
@@ -324,8 +341,8 @@ impl<'a> Worker<'a> {
                     mean_depth: self.leaf_plies as f64 / self.leaves.max(1) as f64,
                 });
             }
-            delta += delta / 2 + 10;
-            if delta > 600 {
+            delta += delta / 2 + ASPIRATION_WIDENING;
+            if delta > ASPIRATION_GIVE_UP {
                 alpha = -Score::INFINITE;
                 beta = Score::INFINITE;
             }
@@ -536,6 +553,7 @@ impl<'a> Worker<'a> {
         // do not let it use up depth.
         // Only on the principal variation: forced captures are so common in draughts
         // that extending them everywhere multiplies the tree several times over.
+        // Not past two thirds of the ply limit, which keeps room for quiescence.
         let extension = i32::from(pv_node && moves.len() == 1 && ply < 2 * MAX_PLY / 3);
         let futile = !pv_node
             && !capture
@@ -772,7 +790,7 @@ impl<'a> Worker<'a> {
                 if node.pv_node {
                     reduction -= 1;
                 }
-                if move_score > 2000 {
+                if move_score > GOOD_HISTORY {
                     reduction -= 1;
                 }
                 reduction = reduction.clamp(0, node.new_depth - 1);
