@@ -778,23 +778,17 @@ impl<'a> Worker<'a> {
         let score = if i == 0 {
             full_window(self, alpha, node.pv_node)
         } else {
-            let mut reduction = 0;
-            if quiet
+            let reduction = if quiet
                 && node.depth >= PRUNING.lmr_depth
                 && i >= PRUNING.lmr_move
                 // A move that offers a capture starts an exchange or a shot: the
                 // tactics of draughts, which a reduced search would miss.
                 && !threat.unwrap_or_else(|| has_capture(&child))
             {
-                reduction = self.reductions.get(node.depth, i);
-                if node.pv_node {
-                    reduction -= 1;
-                }
-                if move_score > GOOD_HISTORY {
-                    reduction -= 1;
-                }
-                reduction = reduction.clamp(0, node.new_depth - 1);
-            }
+                self.reduction(node, i, move_score)
+            } else {
+                0
+            };
             let mut s = -self.search(
                 &child,
                 child_clock,
@@ -832,6 +826,21 @@ impl<'a> Worker<'a> {
         };
         self.keys.pop();
         Some(score)
+    }
+
+    /// The late-move reduction of quiet move number `i` of `node`: by depth and
+    /// move number, a ply less on the principal variation and for a move whose
+    /// history is good, and always leaving the child a ply to search.
+    #[inline(always)]
+    fn reduction(&self, node: &Node, i: usize, move_score: i32) -> i32 {
+        let mut reduction = self.reductions.get(node.depth, i);
+        if node.pv_node {
+            reduction -= 1;
+        }
+        if move_score > GOOD_HISTORY {
+            reduction -= 1;
+        }
+        reduction.clamp(0, node.new_depth - 1)
     }
 
     /// Shares the moves left at `node` (their ordering keys in `order`, the first of

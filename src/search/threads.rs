@@ -209,47 +209,14 @@ pub fn run(
     if moves.len() == 1 && params.mode == GoMode::Think {
         return nothing;
     }
-    let max_depth = match params.limit {
-        Limit::Depth(d) => d.clamp(1, MAX_DEPTH),
-        _ => MAX_DEPTH,
-    };
     tt.new_search();
     let threads = workers.map_or(1, |w| {
         usable_threads(params.threads).min(w.current_num_threads())
     });
     let pool = SplitPool::default();
-    let mut best: Option<Iteration> = None;
-    let mut guess = None;
-    let mut main = |shared: Option<&SplitPool>| {
-        let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared);
-        let mut unfinished = None;
-        for depth in 1..=max_depth {
-            let Some(it) = worker.iterate(&root, params.clock, depth, guess) else {
-                unfinished = worker.unfinished().map(|found| (depth, found));
-                break;
-            };
-            worker.flush();
-            guess = Some(it.score);
-            on_info(&Info {
-                depth: it.depth,
-                seldepth: it.seldepth,
-                mean_depth: it.mean_depth,
-                score: it.score,
-                nodes: control.nodes(),
-                time: control.elapsed(),
-                pv: it.pv.clone(),
-            });
-            best = Some(it);
-            if control.past_soft_limit() {
-                break;
-            }
-        }
-        control.stop();
-        pool.finish();
-        worker.flush();
-        unfinished
-    };
-    let unfinished = match workers {
+    let mut main =
+        |shared: Option<&SplitPool>| deepen(&params, tt, control, &pool, shared, on_info);
+    let (mut best, unfinished) = match workers {
         Some(workers) if threads > 1 => workers.scope(|scope| {
             for _ in 1..threads {
                 let keys = params.keys.clone();
@@ -286,6 +253,57 @@ pub fn run(
             ..nothing
         },
     }
+}
+
+/// What a stopped iteration had found: its depth, and the score and PV of the
+/// root move it had proved best so far.
+type Unfinished = (u32, (Score, Vec<crate::board::Move>));
+
+/// The main thread's iterative deepening, sharing its nodes' moves in `shared`
+/// when other threads help: iterations of growing depth until the limit or the
+/// clock says stop, each reported through `on_info`. Returns the last completed
+/// iteration, and what the one stopped had found. Then tells the helpers that the
+/// search is over.
+fn deepen(
+    params: &SearchParams,
+    tt: &TranspositionTable,
+    control: &Control,
+    pool: &SplitPool,
+    shared: Option<&SplitPool>,
+    on_info: &mut (dyn FnMut(&Info) + Send),
+) -> (Option<Iteration>, Option<Unfinished>) {
+    let max_depth = match params.limit {
+        Limit::Depth(d) => d.clamp(1, MAX_DEPTH),
+        _ => MAX_DEPTH,
+    };
+    let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared);
+    let mut best: Option<Iteration> = None;
+    let mut unfinished = None;
+    for depth in 1..=max_depth {
+        let guess = best.as_ref().map(|it| it.score);
+        let Some(it) = worker.iterate(&params.position, params.clock, depth, guess) else {
+            unfinished = worker.unfinished().map(|found| (depth, found));
+            break;
+        };
+        worker.flush();
+        on_info(&Info {
+            depth: it.depth,
+            seldepth: it.seldepth,
+            mean_depth: it.mean_depth,
+            score: it.score,
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            pv: it.pv.clone(),
+        });
+        best = Some(it);
+        if control.past_soft_limit() {
+            break;
+        }
+    }
+    control.stop();
+    pool.finish();
+    worker.flush();
+    (best, unfinished)
 }
 
 #[cfg(test)]
