@@ -254,6 +254,32 @@ pub struct MatchSummary {
     pub sprt: Option<(f64, SprtVerdict)>,
 }
 
+impl MatchSummary {
+    /// Counts a finished game.
+    fn count(&mut self, record: &GameRecord) {
+        self.games += 1;
+        self.standings.add(record.job, &record.outcome);
+        if record.is_forfeit() {
+            self.forfeits.push(format!(
+                "game {}: {}",
+                record.job.number, record.termination
+            ));
+        }
+    }
+
+    /// The sequential test's verdict on the first engine's results so far (it
+    /// goes on until the results say something).
+    fn test(&mut self, sprt: &Sprt) -> SprtVerdict {
+        let wdl = &self.standings.wdl[0];
+        let Some(llr) = sprt.llr(wdl) else {
+            return SprtVerdict::Continue;
+        };
+        let verdict = sprt.verdict(wdl);
+        self.sprt = Some((llr, verdict));
+        verdict
+    }
+}
+
 /// `kroon match`: runs the match and prints the table.
 pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(), String> {
     let summary = run_match(config, pdn_file)?;
@@ -301,60 +327,128 @@ pub fn run_match(
         ),
         None => None,
     };
-    let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<GameRecord>();
-    let shared = Arc::new(config.clone());
-    let mut workers = Vec::new();
-    for _ in 0..config.concurrency.min(total.max(1)) {
-        let (queue, stop, tx, config) = (
-            Arc::clone(&queue),
-            Arc::clone(&stop),
-            tx.clone(),
-            Arc::clone(&shared),
-        );
-        workers.push(std::thread::spawn(move || {
-            let mut processes: Vec<Option<Player>> =
-                (0..config.engines.len()).map(|_| None).collect();
-            loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let job = {
-                    let mut q = queue.lock().unwrap_or_else(|p| p.into_inner());
-                    q.pop_front()
-                };
-                let Some(job) = job else { break };
-                let record = play_game(&config, job, &mut processes);
-                if tx.send(record).is_err() {
-                    break;
-                }
-            }
-            for p in processes.into_iter().flatten() {
-                p.quit();
-            }
-        }));
-    }
-    drop(tx);
-
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let mut standings = Standings::new(names.len());
-    let mut forfeits = Vec::new();
-    let mut done = 0usize;
-    let mut sprt_state = None;
-    let started = Instant::now();
+    let (tx, records) = mpsc::channel::<GameRecord>();
+    let workers = start_workers(config, jobs, &stop, tx);
+    let mut summary = MatchSummary {
+        standings: Standings::new(config.engines.len()),
+        games: 0,
+        forfeits: Vec::new(),
+        sprt: None,
+    };
+    let progress = Progress::new(config, total);
     let date = pdn::today();
-    let terminal = std::io::stderr().is_terminal();
-    let progress = |done: usize, standings: &Standings, final_line: bool| {
-        let elapsed = started.elapsed();
+    progress.show(&summary);
+    loop {
+        let record = match records.recv_timeout(Duration::from_secs(1)) {
+            Ok(r) => r,
+            // The elapsed time on a terminal's line moves on between games.
+            Err(mpsc::RecvTimeoutError::Timeout) if progress.terminal => {
+                progress.show(&summary);
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        summary.count(&record);
+        if let Some(out) = pdn_out.as_mut() {
+            out.write_all(record_pdn(config, &record, &date).as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the PDN file: {e}"))?;
+        }
+        progress.show(&summary);
+        if let Some(sprt) = &config.sprt {
+            if summary.test(sprt) != SprtVerdict::Continue {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    if progress.terminal {
+        eprintln!();
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    Ok(summary)
+}
+
+/// Starts `config.concurrency` threads that play the `jobs` in turn and send each
+/// finished game on `records`, until none is left or `stop` is set.
+fn start_workers(
+    config: &MatchConfig,
+    jobs: Vec<Job>,
+    stop: &Arc<AtomicBool>,
+    records: mpsc::Sender<GameRecord>,
+) -> Vec<std::thread::JoinHandle<()>> {
+    let threads = config.concurrency.min(jobs.len().max(1));
+    let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
+    let shared = Arc::new(config.clone());
+    (0..threads)
+        .map(|_| {
+            let (queue, stop, records, config) = (
+                Arc::clone(&queue),
+                Arc::clone(stop),
+                records.clone(),
+                Arc::clone(&shared),
+            );
+            std::thread::spawn(move || play_jobs(&config, &queue, &stop, &records))
+        })
+        .collect()
+}
+
+/// One worker's life: it keeps its own engine processes (each plays one game at a
+/// time) and plays job after job with them, then quits them.
+fn play_jobs(
+    config: &MatchConfig,
+    queue: &Mutex<VecDeque<Job>>,
+    stop: &AtomicBool,
+    records: &mpsc::Sender<GameRecord>,
+) {
+    let mut players: Vec<Option<Player>> = (0..config.engines.len()).map(|_| None).collect();
+    while !stop.load(Ordering::Relaxed) {
+        let job = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
+        let Some(job) = job else { break };
+        if records.send(play_game(config, job, &mut players)).is_err() {
+            break;
+        }
+    }
+    for p in players.into_iter().flatten() {
+        p.quit();
+    }
+}
+
+/// The live progress line on stderr: games played, each engine's points, time
+/// elapsed and left. On a terminal one line is rewritten; elsewhere (a log file)
+/// each game adds a line.
+struct Progress {
+    names: Vec<String>,
+    total: usize,
+    started: Instant,
+    terminal: bool,
+}
+
+impl Progress {
+    fn new(config: &MatchConfig, total: usize) -> Progress {
+        Progress {
+            names: config.engines.iter().map(|e| e.name.clone()).collect(),
+            total,
+            started: Instant::now(),
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn show(&self, summary: &MatchSummary) {
+        let (done, total) = (summary.games, self.total);
+        let elapsed = self.started.elapsed();
         let remaining = if done > 0 && done < total {
             clock_text(elapsed.mul_f64((total - done) as f64 / done as f64))
         } else {
             "-".into()
         };
-        let scores: Vec<String> = names
+        let scores: Vec<String> = self
+            .names
             .iter()
-            .zip(&standings.wdl)
+            .zip(&summary.standings.wdl)
             .map(|(n, w)| format!("{n} {}", w.points()))
             .collect();
         let line = format!(
@@ -362,64 +456,12 @@ pub fn run_match(
             scores.join(" - "),
             clock_text(elapsed)
         );
-        if terminal {
+        if self.terminal {
             eprint!("\r{line}\x1b[K");
-            if final_line {
-                eprintln!();
-            }
         } else {
             eprintln!("{line}");
         }
-    };
-    progress(0, &standings, false);
-    loop {
-        let record = match rx.recv_timeout(Duration::from_secs(1)) {
-            Ok(r) => r,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if terminal {
-                    progress(done, &standings, false);
-                }
-                continue;
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        };
-        done += 1;
-        standings.add(record.job, &record.outcome);
-        if record.is_forfeit() {
-            forfeits.push(format!(
-                "game {}: {}",
-                record.job.number, record.termination
-            ));
-        }
-        if let Some(out) = pdn_out.as_mut() {
-            out.write_all(record_pdn(config, &record, &date).as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("cannot write the PDN file: {e}"))?;
-        }
-        progress(done, &standings, false);
-        if let Some(sprt) = &config.sprt {
-            let wdl = &standings.wdl[0];
-            if let Some(llr) = sprt.llr(wdl) {
-                let verdict = sprt.verdict(wdl);
-                sprt_state = Some((llr, verdict));
-                if verdict != SprtVerdict::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-        }
     }
-    if terminal {
-        eprintln!();
-    }
-    for w in workers {
-        let _ = w.join();
-    }
-    Ok(MatchSummary {
-        standings,
-        games: done,
-        forfeits,
-        sprt: sprt_state,
-    })
 }
 
 #[cfg(test)]
