@@ -631,51 +631,11 @@ impl Session {
             Command::Nothing => {}
             Command::Move(text) => self.player_move(&text),
             Command::Choose(n) => self.choose(n),
-            Command::Go => {
-                if let Some(result) = self.result() {
-                    self.say(&format!("The game is over: {result}"));
-                } else {
-                    self.engine_side = self.game.side_to_move();
-                    self.engine_move();
-                    self.show_board();
-                }
-            }
-            Command::New => {
-                self.start(Game::new());
-                self.say("New game.");
-                if self.engine_side == Side::White {
-                    self.engine_move();
-                }
-                self.show_board();
-            }
-            Command::Undo => match self.game.undo() {
-                Some(_) => {
-                    self.turn_started = Instant::now();
-                    self.say("Took back one move.");
-                    self.show_board();
-                }
-                None => self.say("There is no move to undo."),
-            },
-            Command::Redo => match self.game.redo() {
-                Some(_) => {
-                    self.turn_started = Instant::now();
-                    self.say("Played the move again.");
-                    self.show_board();
-                }
-                None => self.say("There is no move to redo."),
-            },
-            Command::Swap => {
-                self.engine_side = self.engine_side.opponent();
-                self.say(&format!(
-                    "Kroon now plays {}; you play {}.",
-                    self.engine_side,
-                    self.engine_side.opponent()
-                ));
-                if self.result().is_none() && self.game.side_to_move() == self.engine_side {
-                    self.engine_move();
-                }
-                self.show_board();
-            }
+            Command::Go => self.go(),
+            Command::New => self.new_game(),
+            Command::Undo => self.take_back(),
+            Command::Redo => self.play_again(),
+            Command::Swap => self.swap(),
             Command::Level(None) => self.say(&format!("Level: {}.", level_text(&self.level))),
             Command::Level(Some(level)) => {
                 self.level = level;
@@ -691,38 +651,8 @@ impl Session {
                 }
                 Err(e) => self.say(&format!("Bad FEN: {e}. Example: fen W:W31-50:B1-20")),
             },
-            Command::Moves => {
-                let pos = *self.game.position();
-                let moves = self.game.legal_moves();
-                if moves.is_empty() {
-                    self.say("There are no legal moves: the game is over.");
-                } else {
-                    let list: Vec<String> = moves.iter().map(|&m| pdn_move(&pos, m)).collect();
-                    self.say(&format!(
-                        "{} legal move{}: {}",
-                        list.len(),
-                        if list.len() == 1 { "" } else { "s" },
-                        list.join(" ")
-                    ));
-                }
-            }
-            Command::Hint => {
-                if let Some(result) = self.result() {
-                    self.say(&format!("The game is over: {result}"));
-                } else {
-                    let root = *self.game.position();
-                    // A hint must not eat into a game clock: it gets a second.
-                    let limit = if self.level.is_clock() {
-                        Limit::MoveTime(Duration::from_secs(1))
-                    } else {
-                        self.limit(root.side_to_move())
-                    };
-                    match self.think(limit) {
-                        Some(mv) => self.say(&format!("Hint: {}", pdn_move(&root, mv))),
-                        None => self.say("Kroon has no move to suggest."),
-                    }
-                }
-            }
+            Command::Moves => self.list_moves(),
+            Command::Hint => self.hint(),
             Command::Board => self.show_board(),
             Command::Save(path) => match self.save(&path) {
                 Ok(()) => self.say(&format!("Saved the game to {path}.")),
@@ -741,6 +671,101 @@ impl Session {
             Command::Quit => return Flow::Quit,
         }
         Flow::Continue
+    }
+
+    /// `go`: Kroon takes the side to move and plays.
+    fn go(&mut self) {
+        if let Some(result) = self.result() {
+            self.say(&format!("The game is over: {result}"));
+        } else {
+            self.engine_side = self.game.side_to_move();
+            self.engine_move();
+            self.show_board();
+        }
+    }
+
+    /// `new`: a new game from the start position; Kroon opens if it plays White.
+    fn new_game(&mut self) {
+        self.start(Game::new());
+        self.say("New game.");
+        if self.engine_side == Side::White {
+            self.engine_move();
+        }
+        self.show_board();
+    }
+
+    /// `undo`: one move back; the side to move's clock starts again.
+    fn take_back(&mut self) {
+        match self.game.undo() {
+            Some(_) => {
+                self.turn_started = Instant::now();
+                self.say("Took back one move.");
+                self.show_board();
+            }
+            None => self.say("There is no move to undo."),
+        }
+    }
+
+    /// `redo`: the move taken back, played again.
+    fn play_again(&mut self) {
+        match self.game.redo() {
+            Some(_) => {
+                self.turn_started = Instant::now();
+                self.say("Played the move again.");
+                self.show_board();
+            }
+            None => self.say("There is no move to redo."),
+        }
+    }
+
+    /// `swap`: Kroon takes the other side, and moves if that side is to move.
+    fn swap(&mut self) {
+        self.engine_side = self.engine_side.opponent();
+        self.say(&format!(
+            "Kroon now plays {}; you play {}.",
+            self.engine_side,
+            self.engine_side.opponent()
+        ));
+        if self.result().is_none() && self.game.side_to_move() == self.engine_side {
+            self.engine_move();
+        }
+        self.show_board();
+    }
+
+    /// `moves`: the legal moves in PDN.
+    fn list_moves(&self) {
+        let pos = *self.game.position();
+        let moves = self.game.legal_moves();
+        if moves.is_empty() {
+            self.say("There are no legal moves: the game is over.");
+            return;
+        }
+        let list: Vec<String> = moves.iter().map(|&m| pdn_move(&pos, m)).collect();
+        self.say(&format!(
+            "{} legal move{}: {}",
+            list.len(),
+            if list.len() == 1 { "" } else { "s" },
+            list.join(" ")
+        ));
+    }
+
+    /// `hint`: Kroon's move for the side to move, not played.
+    fn hint(&mut self) {
+        if let Some(result) = self.result() {
+            self.say(&format!("The game is over: {result}"));
+            return;
+        }
+        let root = *self.game.position();
+        // A hint must not eat into a game clock: it gets a second.
+        let limit = if self.level.is_clock() {
+            Limit::MoveTime(Duration::from_secs(1))
+        } else {
+            self.limit(root.side_to_move())
+        };
+        match self.think(limit) {
+            Some(mv) => self.say(&format!("Hint: {}", pdn_move(&root, mv))),
+            None => self.say("Kroon has no move to suggest."),
+        }
     }
 
     fn prompt(&self) {
