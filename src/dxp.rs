@@ -476,84 +476,105 @@ impl<'a> Session<'a> {
                 minutes,
                 moves,
                 start,
-            } => {
-                if self.config.series.is_some() {
-                    log::warn!("{initiator} proposes a game but Kroon is the initiator here");
-                    self.chat("I am the initiator in this session: I propose the games".into());
-                    self.accept(AcceptCode::NoGames);
-                    return Flow::Continue;
-                }
-                if self.play.is_some() {
-                    self.abandon("a new game request arrived before it ended");
-                }
-                if version != message::VERSION {
-                    log::warn!("{initiator} asks for DXP version {version}; only 1 exists");
-                    self.chat(format!("DXP version {version} is not supported, only 01"));
-                    self.accept(AcceptCode::BadVersion);
-                    return Flow::Continue;
-                }
-                let start = start.unwrap_or_else(Position::initial);
-                log::info!(
-                    "game request from {initiator}: Kroon plays {follower_side}, {minutes} min / {moves} moves, from {}",
-                    start.to_fen()
-                );
-                self.engine.new_game();
-                self.play = Some(Play::new(start, follower_side, initiator, minutes, moves));
-                self.accept(AcceptCode::Accepted);
-                // Our clock starts once the peer can know the game is on.
-                if let Some(p) = &mut self.play {
-                    p.turn_started = Instant::now();
-                }
-                self.check_over();
-            }
-            Message::GameAcc { follower, code } => match self.proposed.take() {
-                Some((mut play, _)) if code == AcceptCode::Accepted => {
-                    log::info!("{follower} accepted the game");
-                    play.peer = follower;
-                    play.turn_started = Instant::now();
-                    self.engine.new_game();
-                    self.play = Some(play);
-                    self.check_over();
-                }
-                Some(_) => {
-                    log::warn!("{follower} refused the game ({code:?})");
-                    // Another game may be accepted only after "not this game".
-                    if code != AcceptCode::NotThisGame {
-                        self.series_over = true;
-                    }
-                }
-                None => log::warn!("unexpected GAMEACC from {follower}: no game was proposed"),
-            },
+            } => self.game_request(version, initiator, follower_side, minutes, moves, start),
+            Message::GameAcc { follower, code } => self.game_accepted(follower, code),
             Message::Move {
                 seconds,
                 from,
                 to,
                 captured,
             } => self.peer_move(seconds, from, to, &captured),
-            Message::GameEnd { reason, stop } => {
-                match &mut self.play {
-                    Some(play) => {
-                        play.peer_end = Some(reason);
-                        if play.end_sent.is_none() {
-                            let reason = play.our_reason();
-                            if play.game.result().is_none() {
-                                play.note = Some("the peer ended the game".into());
-                            }
-                            self.send_end(reason);
-                        }
-                        self.finish();
-                    }
-                    None => log::debug!("GAMEEND with no game under way (a late acknowledgement)"),
-                }
-                if stop {
-                    log::info!("{} wants no further game", self.peer_addr);
-                    self.series_over = true;
-                    return Flow::Close;
-                }
-            }
+            Message::GameEnd { reason, stop } => return self.game_end(reason, stop),
             Message::Chat(text) => log::info!("{} says: {text}", self.peer_addr),
             Message::BackReq { move_number, side } => self.back_request(move_number, side),
             Message::BackAcc { code } => log::info!("BACKACC {code:?} (Kroon never asks)"),
+        }
+        Flow::Continue
+    }
+
+    /// Follower: a GAMEREQ, accepted when Kroon can play it.
+    fn game_request(
+        &mut self,
+        version: u8,
+        initiator: String,
+        follower_side: Side,
+        minutes: Minutes,
+        moves: u16,
+        start: Option<Position>,
+    ) {
+        if self.config.series.is_some() {
+            log::warn!("{initiator} proposes a game but Kroon is the initiator here");
+            self.chat("I am the initiator in this session: I propose the games".into());
+            self.accept(AcceptCode::NoGames);
+            return;
+        }
+        if self.play.is_some() {
+            self.abandon("a new game request arrived before it ended");
+        }
+        if version != message::VERSION {
+            log::warn!("{initiator} asks for DXP version {version}; only 1 exists");
+            self.chat(format!("DXP version {version} is not supported, only 01"));
+            self.accept(AcceptCode::BadVersion);
+            return;
+        }
+        let start = start.unwrap_or_else(Position::initial);
+        log::info!(
+            "game request from {initiator}: Kroon plays {follower_side}, {minutes} min / {moves} moves, from {}",
+            start.to_fen()
+        );
+        self.engine.new_game();
+        self.play = Some(Play::new(start, follower_side, initiator, minutes, moves));
+        self.accept(AcceptCode::Accepted);
+        // Our clock starts once the peer can know the game is on.
+        if let Some(p) = &mut self.play {
+            p.turn_started = Instant::now();
+        }
+        self.check_over();
+    }
+
+    /// Initiator: the answer to the game proposed.
+    fn game_accepted(&mut self, follower: String, code: AcceptCode) {
+        match self.proposed.take() {
+            Some((mut play, _)) if code == AcceptCode::Accepted => {
+                log::info!("{follower} accepted the game");
+                play.peer = follower;
+                play.turn_started = Instant::now();
+                self.engine.new_game();
+                self.play = Some(play);
+                self.check_over();
+            }
+            Some(_) => {
+                log::warn!("{follower} refused the game ({code:?})");
+                // Another game may be accepted only after "not this game".
+                if code != AcceptCode::NotThisGame {
+                    self.series_over = true;
+                }
+            }
+            None => log::warn!("unexpected GAMEACC from {follower}: no game was proposed"),
+        }
+    }
+
+    /// The peer's GAMEEND: answered with ours unless it answers ours, and the game
+    /// recorded; with the stop code, the session ends.
+    fn game_end(&mut self, reason: EndReason, stop: bool) -> Flow {
+        match &mut self.play {
+            Some(play) => {
+                play.peer_end = Some(reason);
+                if play.end_sent.is_none() {
+                    let reason = play.our_reason();
+                    if play.game.result().is_none() {
+                        play.note = Some("the peer ended the game".into());
+                    }
+                    self.send_end(reason);
+                }
+                self.finish();
+            }
+            None => log::debug!("GAMEEND with no game under way (a late acknowledgement)"),
+        }
+        if stop {
+            log::info!("{} wants no further game", self.peer_addr);
+            self.series_over = true;
+            return Flow::Close;
         }
         Flow::Continue
     }

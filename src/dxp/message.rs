@@ -351,6 +351,61 @@ struct Fields<'a> {
     at: usize,
 }
 
+impl Fields<'_> {
+    /// GAMEREQ's fields.
+    fn game_req(&mut self) -> Result<Message, DecodeError> {
+        let version = self.number(2, "version")?;
+        let initiator = self
+            .take(NAME_WIDTH, "initiator name")?
+            .trim_end()
+            .to_string();
+        let follower_side = self.side("follower colour")?;
+        let field = self.take(3, "thinking time")?;
+        let minutes = Minutes::parse_field(field)
+            .ok_or_else(|| self.error(format!("thinking time '{field}' is not minutes")))?;
+        let moves = self.number(3, "number of moves")?;
+        let start = match self.take(1, "start position")? {
+            "A" => None,
+            "B" => {
+                let board = self.take(51, "colour to move and 50 squares")?;
+                Some(
+                    Position::from_dxp(board)
+                        .map_err(|e| self.error(format!("start position: {e}")))?,
+                )
+            }
+            other => return Err(self.error(format!("start position is '{other}', not A or B"))),
+        };
+        Ok(Message::GameReq {
+            version: u8::try_from(version).unwrap_or(u8::MAX),
+            initiator,
+            follower_side,
+            minutes,
+            moves,
+            start,
+        })
+    }
+
+    /// MOVE's fields.
+    fn move_fields(&mut self) -> Result<Message, DecodeError> {
+        let seconds = self.number(4, "time")?;
+        let from = self.square("from square")?;
+        let to = self.square("to square")?;
+        let count = self.number(2, "number captured")?;
+        if count > 20 {
+            return Err(self.error(format!("{count} captured pieces (at most 20 exist)")));
+        }
+        let captured = (0..count)
+            .map(|i| self.square(&format!("captured square {}", i + 1)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Message::Move {
+            seconds,
+            from,
+            to,
+            captured,
+        })
+    }
+}
+
 impl<'a> Fields<'a> {
     fn error(&self, detail: impl Into<String>) -> DecodeError {
         DecodeError {
@@ -443,36 +498,7 @@ impl FromStr for Message {
             at: 1,
         };
         let msg = match kind {
-            'R' => {
-                let version = f.number(2, "version")?;
-                let initiator = f.take(NAME_WIDTH, "initiator name")?.trim_end().to_string();
-                let follower_side = f.side("follower colour")?;
-                let field = f.take(3, "thinking time")?;
-                let minutes = Minutes::parse_field(field)
-                    .ok_or_else(|| f.error(format!("thinking time '{field}' is not minutes")))?;
-                let moves = f.number(3, "number of moves")?;
-                let start = match f.take(1, "start position")? {
-                    "A" => None,
-                    "B" => {
-                        let board = f.take(51, "colour to move and 50 squares")?;
-                        Some(
-                            Position::from_dxp(board)
-                                .map_err(|e| f.error(format!("start position: {e}")))?,
-                        )
-                    }
-                    other => {
-                        return Err(f.error(format!("start position is '{other}', not A or B")))
-                    }
-                };
-                Message::GameReq {
-                    version: u8::try_from(version).unwrap_or(u8::MAX),
-                    initiator,
-                    follower_side,
-                    minutes,
-                    moves,
-                    start,
-                }
-            }
+            'R' => f.game_req()?,
             'A' => {
                 let follower = f.take(NAME_WIDTH, "follower name")?.trim_end().to_string();
                 let code = match f.code("acceptance code", 3)? {
@@ -483,24 +509,7 @@ impl FromStr for Message {
                 };
                 Message::GameAcc { follower, code }
             }
-            'M' => {
-                let seconds = f.number(4, "time")?;
-                let from = f.square("from square")?;
-                let to = f.square("to square")?;
-                let count = f.number(2, "number captured")?;
-                if count > 20 {
-                    return Err(f.error(format!("{count} captured pieces (at most 20 exist)")));
-                }
-                let captured = (0..count)
-                    .map(|i| f.square(&format!("captured square {}", i + 1)))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Message::Move {
-                    seconds,
-                    from,
-                    to,
-                    captured,
-                }
-            }
+            'M' => f.move_fields()?,
             'E' => {
                 let reason = EndReason::from_code(f.code("reason", 3)? as u8);
                 let stop = f.code("stop code", 1)? == 1;
