@@ -4,8 +4,8 @@
 //! pipe drives it as well as a keyboard (the tests script whole sessions that way).
 
 use crate::board::movegen::legal_moves;
-use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
-use crate::board::{Move, Piece, Position, Side, Square};
+use crate::board::notation::{hub_move, pdn_move, piece_symbol, squares_text, MoveError};
+use crate::board::{Move, Position, Side, Square};
 use crate::engine::{Engine, EngineSetup, GoMode, Info, Limit, Score};
 use crate::game::{Game, GameError};
 use crate::pdn;
@@ -280,20 +280,12 @@ pub fn board_text(pos: &Position) -> String {
         let mut pieces = String::new();
         let mut numbers = String::new();
         for col in 0..10u8 {
-            if (row + col).is_multiple_of(2) {
+            let Some(sq) = Square::at(row, col) else {
                 pieces.push_str("   ");
                 numbers.push_str("   ");
                 continue;
-            }
-            let sq = Square::new(row * 5 + col / 2 + 1).expect("dark squares are numbered 1-50");
-            let symbol = match pos.piece_at(sq) {
-                Some(Piece::Man(Side::White)) => 'o',
-                Some(Piece::Man(Side::Black)) => 'x',
-                Some(Piece::King(Side::White)) => 'O',
-                Some(Piece::King(Side::Black)) => 'X',
-                None => '.',
             };
-            pieces.push_str(&format!("  {symbol}"));
+            pieces.push_str(&format!("  {}", piece_symbol(pos.piece_at(sq))));
             numbers.push_str(&format!(" {:>2}", sq.number()));
         }
         out.push_str(&format!("   |{pieces} |      |{numbers} |\n"));

@@ -237,25 +237,28 @@ impl Position {
         for row in 0..10u8 {
             out.push_str("  ");
             for col in 0..10u8 {
-                let dark = (row + col) % 2 == 1;
-                let cell = if !dark {
-                    "  ".to_string()
-                } else {
-                    let sq = Square::new(row * 5 + col / 2 + 1).expect("dark squares are numbered");
-                    match self.piece_at(sq) {
-                        Some(Piece::Man(Side::White)) => " o".into(),
-                        Some(Piece::Man(Side::Black)) => " x".into(),
-                        Some(Piece::King(Side::White)) => " O".into(),
-                        Some(Piece::King(Side::Black)) => " X".into(),
-                        None => " .".into(),
-                    }
-                };
-                out.push_str(&cell);
+                match Square::at(row, col) {
+                    Some(sq) => out.extend([' ', piece_symbol(self.piece_at(sq))]),
+                    None => out.push_str("  "),
+                }
             }
             out.push_str(&format!("    {:>2}-{:>2}\n", row * 5 + 1, row * 5 + 5));
         }
         out.push_str(&format!("  {} to move\n", self.side_to_move()));
         out
+    }
+}
+
+/// What stands on a square, as diagrams draw it: `o` and `x` White's and Black's
+/// men, `O` and `X` their kings, `.` an empty square.
+#[must_use]
+pub fn piece_symbol(piece: Option<Piece>) -> char {
+    match piece {
+        Some(Piece::Man(Side::White)) => 'o',
+        Some(Piece::Man(Side::Black)) => 'x',
+        Some(Piece::King(Side::White)) => 'O',
+        Some(Piece::King(Side::Black)) => 'X',
+        None => '.',
     }
 }
 

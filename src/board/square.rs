@@ -55,6 +55,17 @@ impl Square {
         (self.0 - 1) / 5
     }
 
+    /// The dark square at `row` and `column` (both 0-9, as [`Square::row`] and
+    /// [`Square::column`] count them), if the square there is dark.
+    #[must_use]
+    pub const fn at(row: u8, column: u8) -> Option<Square> {
+        if row < 10 && column < 10 && (row + column) % 2 == 1 {
+            Some(Square(row * 5 + column / 2 + 1))
+        } else {
+            None
+        }
+    }
+
     /// Column 0-9 from White's left (square 46 stands on column 0).
     #[must_use]
     pub const fn column(self) -> u8 {
@@ -87,6 +98,16 @@ mod tests {
         }
         assert_eq!(Square::new(0), None);
         assert_eq!(Square::new(51), None);
+    }
+
+    #[test]
+    fn squares_are_found_by_row_and_column() {
+        for sq in Square::all() {
+            assert_eq!(Square::at(sq.row(), sq.column()), Some(sq));
+        }
+        assert_eq!(Square::at(0, 0), None);
+        assert_eq!(Square::at(9, 0), Square::new(46));
+        assert_eq!(Square::at(10, 1), None);
     }
 
     #[test]
