@@ -1,5 +1,8 @@
 //! The command line: one subcommand per job, each mapping its errors to a message
-//! and a non-zero exit.
+//! and a non-zero exit. The clap argument types live here and nowhere else: each
+//! maps to the plain configuration its module runs from (`dxp::Config`,
+//! `matches::MatchConfig`, `openings::Config`, `engine::EngineSetup`), so no module
+//! below depends on the command line.
 
 use crate::board::{perft, Position};
 use crate::engine::{EngineOptions, EngineSetup};

@@ -3,9 +3,11 @@
 //! the peer and the [`Engine`]: moves are checked by the rules core, the search is
 //! the engine's, the game record is [`Game`]'s.
 //!
-//! Each connection runs one loop over events from a reader thread (frames, or the
-//! peer closing), so a peer that speaks while we think, or vanishes, is noticed at
-//! once instead of after the search.
+//! Each connection runs one loop over events: frames from a reader thread, the
+//! peer closing, and the engine saying that its search ended. So a peer that speaks
+//! while we think, or vanishes, is noticed at once instead of after the search, and
+//! our move goes out as soon as it is found. GAMEREQ's time becomes a
+//! [`crate::play::Clock`]; a game's result is a [`crate::play::Outcome`].
 
 pub mod message;
 pub mod transport;

@@ -1,6 +1,8 @@
 //! The Hub protocol front end (version 2, as Scan and the Hub GUI speak it): reads
 //! commands from the GUI, drives the [`Engine`], prints replies. It only translates:
-//! positions and moves are checked by the rules core, searching is the engine's.
+//! positions and moves are checked by the rules core, searching is the engine's, and
+//! `level` is a [`TimeControl`]. One loop serves the GUI's lines and the engine's
+//! word that a search ended, which it answers with `done` at once.
 
 pub mod command;
 

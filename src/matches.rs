@@ -1,7 +1,9 @@
 //! Engine matches and round robins between Hub and DXP engines (`kroon match`): the
-//! command line, the schedule, the PDN file, the live progress line and the final
-//! table. One game at a time is played in [`table`], with the runner as referee and
-//! clock.
+//! match's configuration (the command line's is mapped to it in `cli`), the
+//! schedule, the workers that play games side by side, the PDN file, the live
+//! progress line and the final table. Each game is played in [`table`], with the
+//! runner as referee and clock keeper (a [`crate::play::Clock`]); it ends with a
+//! [`crate::play::Outcome`].
 //!
 //! The rules core referees every game: an engine's move is legal or the engine
 //! loses, and the game ends when the rules say so (no legal move, repetition, the

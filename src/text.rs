@@ -1,7 +1,8 @@
 //! The text front end (`kroon play`): a person plays Kroon at the terminal. It only
 //! translates: lines become typed [`Command`]s, moves are checked by the rules core
-//! through [`Game`], searching is the [`Engine`]'s. Input is read line by line, so a
-//! pipe drives it as well as a keyboard (the tests script whole sessions that way).
+//! through [`Game`], searching is the [`Engine`]'s, the level is a [`TimeControl`]
+//! and the clock a [`Clock`]. Input is read line by line, so a pipe drives it as well
+//! as a keyboard (the tests script whole sessions that way).
 
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, pdn_move, piece_symbol, squares_text, MoveError};

@@ -1,4 +1,5 @@
-//! Search limits and the time each one allows.
+//! Search limits and the time each one allows. Front ends state how a game is
+//! timed as a [`crate::play::TimeControl`], which gives a move its [`Limit`].
 
 use std::time::Duration;
 
