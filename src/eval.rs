@@ -10,16 +10,38 @@ pub mod weights;
 
 use crate::board::{Bitboard, Position};
 use learned::Learned;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Which evaluation a search uses. Cheap to clone (the learned tables are shared).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub enum Evaluator {
     /// The hand-set terms.
-    #[default]
     Hand,
     /// Learned weights: the built-in ones, or a file's.
     Learned(Arc<Learned>),
+}
+
+/// The weights built into the binary, so that Hub, DXP and the bots need no data
+/// path; `docs/learning.md` says how they were made.
+static BUILT_IN: &[u8] = include_bytes!("eval/kroon.weights");
+
+/// The built-in weights' tables, made once.
+fn built_in() -> Arc<Learned> {
+    static TABLES: OnceLock<Arc<Learned>> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let weights = weights::Weights::decode(BUILT_IN)
+                .expect("the built-in weights are valid (a test decodes them)");
+            Arc::new(Learned::new(weights))
+        })
+        .clone()
+}
+
+impl Default for Evaluator {
+    /// The learned evaluation with the built-in weights.
+    fn default() -> Evaluator {
+        Evaluator::Learned(built_in())
+    }
 }
 
 impl Evaluator {
@@ -128,6 +150,17 @@ mod tests {
                 p = p.play(moves[(seed >> 33) as usize % moves.len()]);
             }
         }
+    }
+
+    #[test]
+    fn the_built_in_weights_are_valid() {
+        let weights = weights::Weights::decode(BUILT_IN).unwrap();
+        // Material is worth something in both phases.
+        assert!(weights.dense[0][0] > 0 && weights.dense[0][1] > 0);
+        assert!(matches!(
+            Evaluator::from_name("learned"),
+            Ok(Evaluator::Learned(_))
+        ));
     }
 
     #[test]

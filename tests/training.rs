@@ -185,6 +185,35 @@ fn damaged_files_are_refused_with_a_message() {
         text(&out.stderr)
     );
 
+    // Through Hub: the error is reported and the engine plays on with its evaluation.
+    let mut hub = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!(
+        "hub\ninit\nset-param name=eval value={}\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww\nlevel depth=4\ngo think\nquit\n",
+        weights.display()
+    );
+    use std::io::Write;
+    hub.stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let replies = text(&hub.wait_with_output().unwrap().stdout);
+    assert!(
+        replies
+            .lines()
+            .any(|l| l.starts_with("error message=") && l.contains("short.weights")),
+        "{replies}"
+    );
+    assert!(
+        replies.lines().any(|l| l.starts_with("done move=")),
+        "{replies}"
+    );
+
     let out = selfplay(&dir.join("y.bin"), &["--shard", "2/2"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("--shard"));
