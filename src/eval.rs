@@ -10,16 +10,38 @@ pub mod weights;
 
 use crate::board::{Bitboard, Position};
 use learned::Learned;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Which evaluation a search uses. Cheap to clone (the learned tables are shared).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub enum Evaluator {
     /// The hand-set terms.
-    #[default]
     Hand,
     /// Learned weights: the built-in ones, or a file's.
     Learned(Arc<Learned>),
+}
+
+/// The weights built into the binary, so that Hub, DXP and the bots need no data
+/// path; `docs/learning.md` says how they were made.
+static BUILT_IN: &[u8] = include_bytes!("eval/kroon.weights");
+
+/// The built-in weights' tables, made once.
+fn built_in() -> Arc<Learned> {
+    static TABLES: OnceLock<Arc<Learned>> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let weights = weights::Weights::decode(BUILT_IN)
+                .expect("the built-in weights are valid (a test decodes them)");
+            Arc::new(Learned::new(weights))
+        })
+        .clone()
+}
+
+impl Default for Evaluator {
+    /// The learned evaluation with the built-in weights.
+    fn default() -> Evaluator {
+        Evaluator::Learned(built_in())
+    }
 }
 
 impl Evaluator {
@@ -71,23 +93,44 @@ pub fn flip(pos: &Position) -> Position {
     .expect("the mirror of a valid position is valid")
 }
 
+/// What the evaluation's tests share: positions along random games, and weights
+/// with every pattern set so that a broken symmetry shows.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::eval::pattern::{PATTERNS, WINDOWS};
-    use crate::eval::weights::Weights;
+pub(crate) mod testing {
+    use super::weights::Weights;
+    use crate::board::Position;
 
-    /// Weights with every pattern and term set, so that any broken symmetry shows.
-    fn busy_weights() -> Weights {
-        let mut w = Weights::zero();
-        let mut seed = 3u64;
-        for pair in &mut w.patterns {
-            seed = seed
+    /// The positions (with a legal move) of `games` random games of up to `plies`.
+    pub fn random_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize
+        };
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut p = Position::initial();
+            for _ in 0..plies {
+                let moves = crate::board::movegen::legal_moves(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                out.push(p);
+                p = p.play(moves[next() % moves.len()]);
+            }
+        }
+        out
+    }
+
+    /// Weights with every pattern and dense term set to some value.
+    pub fn busy_weights() -> Weights {
+        let mut w = Weights::zero();
+        for (i, pair) in w.patterns.iter_mut().enumerate() {
             *pair = [
-                ((seed >> 40) % 801) as i16 - 400,
-                ((seed >> 20) % 801) as i16 - 400,
+                (i * 7919 % 801) as i16 - 400,
+                (i * 104_729 % 801) as i16 - 400,
             ];
         }
         w.dense = [
@@ -100,34 +143,37 @@ mod tests {
             [50, 90],
             [40, -16],
         ];
-        assert_eq!(w.patterns.len(), WINDOWS * PATTERNS);
         w
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn flipped_positions_score_the_same_for_the_side_to_move() {
-        let learned = Evaluator::Learned(Arc::new(Learned::new(busy_weights())));
-        let mut seed = 5u64;
-        for _ in 0..30 {
-            let mut p = Position::initial();
-            for _ in 0..150 {
-                let moves = crate::board::movegen::legal_moves(&p);
-                if moves.is_empty() {
-                    break;
-                }
-                let mirror = flip(&p);
-                assert_eq!(flip(&mirror), p);
-                for eval in [&learned, &Evaluator::Hand] {
-                    // The same game seen from the other side: the same score for the
-                    // side to move, so opposite scores for White.
-                    assert_eq!(eval.evaluate(&p), eval.evaluate(&mirror), "{}", p.to_fen());
-                }
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                p = p.play(moves[(seed >> 33) as usize % moves.len()]);
+        let learned = Evaluator::Learned(Arc::new(Learned::new(testing::busy_weights())));
+        for p in testing::random_positions(5, 30, 150) {
+            let mirror = flip(&p);
+            assert_eq!(flip(&mirror), p);
+            for eval in [&learned, &Evaluator::Hand] {
+                // The same game seen from the other side: the same score for the
+                // side to move, so opposite scores for White.
+                assert_eq!(eval.evaluate(&p), eval.evaluate(&mirror), "{}", p.to_fen());
             }
         }
+    }
+
+    #[test]
+    fn the_built_in_weights_are_valid() {
+        let weights = weights::Weights::decode(BUILT_IN).unwrap();
+        // Material is worth something in both phases.
+        assert!(weights.dense[0][0] > 0 && weights.dense[0][1] > 0);
+        assert!(matches!(
+            Evaluator::from_name("learned"),
+            Ok(Evaluator::Learned(_))
+        ));
     }
 
     #[test]
@@ -136,13 +182,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kroon-eval-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let good = dir.join("good.weights");
-        busy_weights().save(&good).unwrap();
+        testing::busy_weights().save(&good).unwrap();
         let Ok(Evaluator::Learned(loaded)) = Evaluator::from_name(good.to_str().unwrap()) else {
             panic!("a saved weights file loads");
         };
-        assert!(*loaded.weights() == busy_weights());
+        assert!(*loaded.weights() == testing::busy_weights());
         let bad = dir.join("bad.weights");
-        let mut bytes = busy_weights().encode();
+        let mut bytes = testing::busy_weights().encode();
         bytes.truncate(bytes.len() / 2);
         std::fs::write(&bad, bytes).unwrap();
         let err = Evaluator::from_name(bad.to_str().unwrap()).unwrap_err();

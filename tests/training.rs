@@ -25,6 +25,27 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Kroon's Hub replies to a session that loads `weights` and asks for a move.
+fn hub_with_weights(weights: &Path) -> String {
+    use std::io::Write;
+    let mut hub = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!(
+        "hub\ninit\nset-param name=eval value={}\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww\nlevel depth=6\ngo think\nquit\n",
+        weights.display()
+    );
+    hub.stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    text(&hub.wait_with_output().unwrap().stdout)
+}
+
 fn selfplay(out: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
         "selfplay",
@@ -89,24 +110,7 @@ fn selfplay_then_train_then_play() {
     assert!(report.contains("dense terms"), "{report}");
 
     // The engine plays with the new weights through Hub.
-    let mut hub = Command::new(env!("CARGO_BIN_EXE_kroon"))
-        .arg("hub")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let script = format!(
-        "hub\ninit\nset-param name=eval value={}\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww\nlevel depth=6\ngo think\nquit\n",
-        weights.display()
-    );
-    use std::io::Write;
-    hub.stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = hub.wait_with_output().unwrap();
-    let replies = text(&out.stdout);
+    let replies = hub_with_weights(&weights);
     assert!(!replies.contains("error"), "{replies}");
     assert!(
         replies.lines().any(|l| l.starts_with("done move=")),
@@ -183,6 +187,19 @@ fn damaged_files_are_refused_with_a_message() {
         text(&out.stderr).contains("short.weights"),
         "{}",
         text(&out.stderr)
+    );
+
+    // Through Hub: the error is reported and the engine plays on with its evaluation.
+    let replies = hub_with_weights(&weights);
+    assert!(
+        replies
+            .lines()
+            .any(|l| l.starts_with("error message=") && l.contains("short.weights")),
+        "{replies}"
+    );
+    assert!(
+        replies.lines().any(|l| l.starts_with("done move=")),
+        "{replies}"
     );
 
     let out = selfplay(&dir.join("y.bin"), &["--shard", "2/2"]);

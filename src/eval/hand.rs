@@ -441,31 +441,6 @@ mod tests {
     }
 
     #[test]
-    fn colour_flipped_positions_score_the_same_along_random_games() {
-        let flip = |p: &Position| {
-            let white = Bitboard(rotate(p.side_bits(Side::Black)));
-            let black = Bitboard(rotate(p.side_bits(Side::White)));
-            let kings = Bitboard(rotate(p.king_bits()));
-            Position::new(white, black, kings, p.side_to_move().opponent()).unwrap()
-        };
-        let mut seed = 7u64;
-        for _ in 0..40 {
-            let mut p = Position::initial();
-            for _ in 0..120 {
-                let moves = crate::board::movegen::legal_moves(&p);
-                if moves.is_empty() {
-                    break;
-                }
-                assert_eq!(evaluate(&p), evaluate(&flip(&p)), "{}", p.to_fen());
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                p = p.play(moves[(seed >> 33) as usize % moves.len()]);
-            }
-        }
-    }
-
-    #[test]
     fn negative_advancement_weights_stay_in_their_phase() {
         // The two phases' advancement is summed packed in one integer; a negative
         // middle-game weight must not leak into the endgame's half.

@@ -230,23 +230,7 @@ mod tests {
     }
 
     fn random_positions() -> Vec<Position> {
-        let mut out = Vec::new();
-        let mut seed = 11u64;
-        for _ in 0..20 {
-            let mut p = Position::initial();
-            for _ in 0..100 {
-                let moves = crate::board::movegen::legal_moves(&p);
-                if moves.is_empty() {
-                    break;
-                }
-                out.push(p);
-                seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                p = p.play(moves[(seed >> 33) as usize % moves.len()]);
-            }
-        }
-        out
+        crate::eval::testing::random_positions(11, 20, 100)
     }
 
     #[test]

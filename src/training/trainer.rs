@@ -451,52 +451,26 @@ mod tests {
 
     #[test]
     fn the_model_is_the_evaluation_in_play() {
-        let mut w = Weights::zero();
-        for (i, pair) in w.patterns.iter_mut().enumerate() {
-            *pair = [
-                (i * 7919 % 601) as i16 - 300,
-                (i * 104_729 % 601) as i16 - 300,
-            ];
-        }
-        w.dense = [
-            [800, 900],
-            [2400, 2000],
-            [3, 9],
-            [-5, 20],
-            [400, 300],
-            [30, 10],
-            [50, 90],
-            [40, -16],
-        ];
+        let w = crate::eval::testing::busy_weights();
         let params = Params::from_weights(&w);
         assert!(params.to_weights() == w);
         let learned = Learned::new(w);
-        let mut seed = 9u64;
-        for _ in 0..20 {
-            let mut p = Position::initial();
-            for _ in 0..150 {
-                let moves = crate::board::movegen::legal_moves(&p);
-                if moves.is_empty() {
-                    break;
-                }
-                let record = Record {
-                    position: p,
-                    outcome: Outcome::Draw,
-                    ply: 0,
-                    score: 0,
-                    game: 0,
-                };
-                let model = params.score(&Sample::new(&record)).0;
-                let play = learned.evaluate(&p) as f32;
-                // The engine divides in whole numbers, three times at most.
-                assert!(
-                    (model - play).abs() <= 3.0,
-                    "{}: {model} vs {play}",
-                    p.to_fen()
-                );
-                seed = splitmix(seed);
-                p = p.play(moves[(seed >> 33) as usize % moves.len()]);
-            }
+        for p in crate::eval::testing::random_positions(9, 20, 150) {
+            let record = Record {
+                position: p,
+                outcome: Outcome::Draw,
+                ply: 0,
+                score: 0,
+                game: 0,
+            };
+            let model = params.score(&Sample::new(&record)).0;
+            let play = learned.evaluate(&p) as f32;
+            // The engine divides in whole numbers, three times at most.
+            assert!(
+                (model - play).abs() <= 3.0,
+                "{}: {model} vs {play}",
+                p.to_fen()
+            );
         }
     }
 
