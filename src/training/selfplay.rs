@@ -206,11 +206,9 @@ fn format_duration(d: Duration) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
-/// Runs self-play to the end (or until every game of the shard is in the file).
-pub fn run(config: &SelfplayConfig) -> Result<(), String> {
-    if config.openings.is_empty() {
-        return Err("no opening positions".into());
-    }
+/// The games of this shard the file still lacks, and the file opened to append them
+/// after a new header (a partial block left by a stopped run cut off first).
+fn open_output(config: &SelfplayConfig) -> Result<(Vec<u64>, std::fs::File), String> {
     let header = RunHeader {
         seed: config.seed,
         shard: config.shard,
@@ -229,21 +227,30 @@ pub fn run(config: &SelfplayConfig) -> Result<(), String> {
             done.len()
         );
     }
-    let file = std::fs::OpenOptions::new()
+    let failed = |e: std::io::Error| format!("{}: {e}", config.out.display());
+    let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&config.out)
-        .map_err(|e| format!("{}: {e}", config.out.display()))?;
-    file.set_len(keep_bytes)
-        .map_err(|e| format!("{}: {e}", config.out.display()))?;
-    let mut out = file;
-    out.write_all(&header.encode())
-        .map_err(|e| format!("{}: {e}", config.out.display()))?;
+        .map_err(failed)?;
+    file.set_len(keep_bytes).map_err(failed)?;
+    file.write_all(&header.encode()).map_err(failed)?;
+    Ok((todo, file))
+}
 
+/// Starts `config.threads` players that take the games of `todo` in turn and send
+/// each game's records.
+fn start_players(
+    config: &SelfplayConfig,
+    todo: Vec<u64>,
+) -> (
+    Vec<std::thread::JoinHandle<()>>,
+    mpsc::Receiver<Vec<Record>>,
+) {
     let todo = Arc::new(todo);
     let next = Arc::new(AtomicU64::new(0));
-    let (send, receive) = mpsc::channel::<(u64, Vec<Record>)>();
-    let workers: Vec<_> = (0..config.threads.max(1))
+    let (send, receive) = mpsc::channel();
+    let players = (0..config.threads.max(1))
         .map(|_| {
             let (config, todo, next, send) = (
                 config.clone(),
@@ -260,50 +267,61 @@ pub fn run(config: &SelfplayConfig) -> Result<(), String> {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&number) = todo.get(i) else { break };
-                    let records = play_game(&config, &mut engine, number);
-                    if send.send((number, records)).is_err() {
+                    if send.send(play_game(&config, &mut engine, number)).is_err() {
                         break;
                     }
                 }
             })
         })
         .collect();
-    drop(send);
+    (players, receive)
+}
 
+impl Tally {
+    fn add(&mut self, records: &[Record]) {
+        self.games += 1;
+        self.positions += records.len() as u64;
+        let Some(r) = records.first() else { return };
+        let white_wins = match (r.outcome, r.position.side_to_move()) {
+            (Outcome::Draw, _) => {
+                self.draws += 1;
+                return;
+            }
+            (Outcome::Win, side) => side == Side::White,
+            (Outcome::Loss, side) => side == Side::Black,
+        };
+        if white_wins {
+            self.white_wins += 1;
+        } else {
+            self.black_wins += 1;
+        }
+    }
+}
+
+/// Runs self-play to the end (or until every game of the shard is in the file).
+pub fn run(config: &SelfplayConfig) -> Result<(), String> {
+    if config.openings.is_empty() {
+        return Err("no opening positions".into());
+    }
+    let (todo, mut out) = open_output(config)?;
+    let total = todo.len() as u64;
+    let (players, games) = start_players(config, todo);
     let start = Instant::now();
     let mut tally = Tally::default();
     let mut last_report = Instant::now();
-    let total = todo.len() as u64;
-    for (_, records) in receive {
+    for records in games {
         let blocks: Vec<[u8; BLOCK]> = records.iter().map(Record::encode).collect();
         // One write per game: a run killed between games keeps whole games only.
         out.write_all(&blocks.concat())
             .map_err(|e| format!("{}: {e}", config.out.display()))?;
-        tally.games += 1;
-        tally.positions += records.len() as u64;
-        if let Some(r) = records.first() {
-            let white_view = if r.position.side_to_move() == Side::White {
-                r.outcome
-            } else {
-                match r.outcome {
-                    Outcome::Win => Outcome::Loss,
-                    Outcome::Loss => Outcome::Win,
-                    Outcome::Draw => Outcome::Draw,
-                }
-            };
-            match white_view {
-                Outcome::Win => tally.white_wins += 1,
-                Outcome::Draw => tally.draws += 1,
-                Outcome::Loss => tally.black_wins += 1,
-            }
-        }
+        tally.add(&records);
         if config.progress && last_report.elapsed() >= Duration::from_secs(1) {
             eprint!("\r{}", progress_line(&tally, total, start));
             last_report = Instant::now();
         }
     }
-    for w in workers {
-        let _ = w.join();
+    for player in players {
+        let _ = player.join();
     }
     if config.progress {
         eprintln!("\r{}", progress_line(&tally, total, start));
