@@ -574,14 +574,10 @@ impl DxpEngine {
             stop: true,
         });
         let _ = self.stream.shutdown(Shutdown::Write);
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        if !super::engine_process::exits_within(&mut self.child, super::engine_process::QUIT_GRACE)
+        {
+            self.kill();
         }
-        self.kill();
     }
 }
 

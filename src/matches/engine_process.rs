@@ -197,14 +197,26 @@ impl EngineProcess {
     /// Asks the engine to quit, and kills it if it has not after a moment.
     pub fn quit(mut self) {
         let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        if !exits_within(&mut self.child, QUIT_GRACE) {
+            self.kill();
         }
-        self.kill();
+    }
+}
+
+/// How long an engine asked to quit may take before it is killed.
+pub(super) const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Whether the child process ends within `wait` (checked every 10 ms).
+pub(super) fn exits_within(child: &mut std::process::Child, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    loop {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
