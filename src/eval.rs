@@ -71,12 +71,6 @@ impl Evaluator {
     }
 }
 
-/// The default evaluation of a position (see [`Evaluator::evaluate`]).
-#[must_use]
-pub fn evaluate(pos: &Position) -> i32 {
-    Evaluator::default().evaluate(pos)
-}
-
 /// The position with the board turned half a turn and the colours swapped (the side
 /// to move too): the same game seen from the other side. Every evaluation scores it
 /// as the position itself.

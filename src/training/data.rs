@@ -31,7 +31,7 @@
 //! records hold squares 1-50 only, so the two kinds never mix up.
 
 use crate::board::{Bitboard, Position, Side, Square};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 /// Size of every block, header or record.
@@ -242,14 +242,6 @@ fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> 
         }
     }
     Ok(got)
-}
-
-/// Writes blocks to any sink.
-pub fn write_blocks(out: &mut impl Write, blocks: &[[u8; BLOCK]]) -> std::io::Result<()> {
-    for b in blocks {
-        out.write_all(b)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
