@@ -261,6 +261,14 @@ fn a_closed_page_leaves_no_engine_behind() {
     let gui = Gui::start(&["--engine", &engine]);
     let session = gui.session();
     let mut stream = Stream::open(&gui, session);
+    // The Hub engine answers a move.
+    gui.act(
+        session,
+        &json!({"action": "level", "kind": "depth", "depth": 2}),
+    );
+    gui.act(session, &json!({"action": "move", "move": "32-28"}));
+    let state = stream.wait_for("the Hub engine's move", |s| s["ply"] == 2);
+    assert_eq!(state["players"]["black"], "engine");
     let (status, _) = gui.act(session, &json!({"action": "analyse", "on": true}));
     assert_eq!(status, 200);
     // The Hub engine's analysis comes through, its PV as moves.
@@ -282,6 +290,55 @@ fn a_closed_page_leaves_no_engine_behind() {
     let (status, answer) = gui.act(session, &json!({"action": "new"}));
     assert_eq!(status, 404, "{answer}");
     gui.assert_alive();
+}
+
+#[test]
+fn clocks_run_and_a_fallen_flag_ends_the_game() {
+    let gui = Gui::start(&[]);
+    let session = gui.session();
+    let mut stream = Stream::open(&gui, session);
+    // Kroon against itself, 4 seconds each and 0.1 a move.
+    let clock = json!({"action": "level", "kind": "clock", "seconds": 4, "increment": 0.1});
+    gui.act(session, &clock);
+    gui.act(
+        session,
+        &json!({"action": "players", "white": "engine", "black": "engine"}),
+    );
+    let state = stream.wait_for("six moves on the clock", |s| {
+        s["ply"].as_u64().unwrap() >= 6 || !s["result"].is_null()
+    });
+    assert!(state["result"].is_null(), "{}", state["result"]);
+    for side in ["white", "black"] {
+        let left = state["clock"][side].as_u64().unwrap();
+        assert!(left > 0 && left < 4000, "{side}: {left} ms left");
+    }
+    // A player who does not move loses on time.
+    let short = json!({"action": "level", "kind": "clock", "seconds": 0.5, "increment": 0});
+    gui.act(session, &short);
+    gui.act(
+        session,
+        &json!({"action": "players", "white": "human", "black": "human"}),
+    );
+    gui.act(session, &json!({"action": "new"}));
+    let state = stream.wait_for("a fallen flag", |s| !s["result"].is_null());
+    assert_eq!(state["result"]["pdn"], "0-2");
+    assert!(
+        state["result"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("White's clock ran out"),
+        "{}",
+        state["result"]
+    );
+    // The draw counters of an ending against a lone king.
+    let (status, _) = gui.act(
+        session,
+        &json!({"action": "setup", "fen": "W:WK1,K2,K3:BK50"}),
+    );
+    assert_eq!(status, 200);
+    let state = stream.wait_for("the 16-move rule", |s| !s["counters"]["ending"].is_null());
+    assert_eq!(state["counters"]["ending"]["rule"], "16-move rule");
+    assert_eq!(state["counters"]["ending"]["limit"], 16);
 }
 
 #[test]
@@ -613,10 +670,18 @@ fn the_page_fits_a_phone_and_a_desktop() {
             (board - layout["height"].as_f64().unwrap()).abs() < 2.0,
             "{layout}"
         );
-        // A move by taps works at this size too.
-        browser.click_square(32);
-        browser.click_square(28);
-        browser.wait_for_state("the move", |s| s["ply"].as_u64().unwrap() >= 1);
+        // A move by taps works at this size too, and by dragging on a desktop.
+        match viewport {
+            Viewport::Phone => {
+                browser.click_square(32);
+                browser.click_square(28);
+            }
+            Viewport::Desktop => {
+                browser.drag("#board [data-square=\"32\"]", "#board [data-square=\"28\"]")
+            }
+        }
+        let state = browser.wait_for_state("the move", |s| s["ply"].as_u64().unwrap() >= 1);
+        assert_eq!(state["record"][0]["hub"], "32-28");
         browser.click("#numbers");
         browser.click("#flip");
         browser.screenshot(&format!("board-{name}"));

@@ -214,6 +214,25 @@ impl Browser {
         panic!("click {css}: the element never stayed long enough");
     }
 
+    /// Drags with the mouse from one element to another.
+    pub fn drag(&self, from: &str, to: &str) {
+        let (from, to) = (self.find(from), self.find(to));
+        let step = |id: &str| json!({ "type": "pointerMove", "origin": { ELEMENT: id }, "x": 0, "y": 0, "duration": 100 });
+        let actions = json!({ "actions": [{
+            "type": "pointer",
+            "id": "mouse",
+            "parameters": { "pointerType": "mouse" },
+            "actions": [
+                step(&from),
+                { "type": "pointerDown", "button": 0 },
+                step(&to),
+                { "type": "pointerUp", "button": 0 },
+            ],
+        }]});
+        self.session_call("POST", "/actions", Some(actions));
+        self.session_call("DELETE", "/actions", None);
+    }
+
     /// Clicks a square of the board.
     pub fn click_square(&self, square: u8) {
         self.click(&format!("#board [data-square=\"{square}\"]"));
