@@ -297,8 +297,8 @@ fn clocks_run_and_a_fallen_flag_ends_the_game() {
     let gui = Gui::start(&[]);
     let session = gui.session();
     let mut stream = Stream::open(&gui, session);
-    // Kroon against itself, 4 seconds each and 0.1 a move.
-    let clock = json!({"action": "level", "kind": "clock", "seconds": 4, "increment": 0.1});
+    // Kroon against itself, 10 seconds each and 0.1 a move.
+    let clock = json!({"action": "level", "kind": "clock", "seconds": 10, "increment": 0.1});
     gui.act(session, &clock);
     gui.act(
         session,
@@ -308,10 +308,11 @@ fn clocks_run_and_a_fallen_flag_ends_the_game() {
         s["ply"].as_u64().unwrap() >= 6 || !s["result"].is_null()
     });
     assert!(state["result"].is_null(), "{}", state["result"]);
+    let left = |side: &str| state["clock"][side].as_u64().unwrap();
     for side in ["white", "black"] {
-        let left = state["clock"][side].as_u64().unwrap();
-        assert!(left > 0 && left < 4000, "{side}: {left} ms left");
+        assert!(left(side) > 0 && left(side) <= 10_100, "{}", state["clock"]);
     }
+    assert!(left("white") + left("black") < 20_000, "{}", state["clock"]);
     // A player who does not move loses on time.
     let short = json!({"action": "level", "kind": "clock", "seconds": 0.5, "increment": 0});
     gui.act(session, &short);

@@ -271,7 +271,7 @@ function renderPanel() {
   $("increment-box").hidden = $("level-kind").value !== "clock";
   setInput("fen", state.fen);
 
-  let turn = `${sideName(state.side)} to move`;
+  let turn = state.result ? "the game is over" : `${sideName(state.side)} to move`;
   if (state.thinking) turn += ": thinking…";
   if (state.paused && !state.result) turn += " (paused: play a move or press “Engine moves now”)";
   $("turn").textContent = turn;
