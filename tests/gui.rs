@@ -688,3 +688,45 @@ fn the_page_fits_a_phone_and_a_desktop() {
         browser.screenshot(&format!("board-{name}"));
     }
 }
+
+#[test]
+fn tabs_and_reloads_leave_no_engine_behind() {
+    let Some(browser) = Browser::start("tabs_and_reloads", Viewport::Desktop) else {
+        return;
+    };
+    let engine = format!("{} hub --hash 16", env!("CARGO_BIN_EXE_kroon"));
+    let gui = Gui::start(&["--engine", &engine]);
+    let wait_for_engines = |count: usize| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while gui.children().len() != count {
+            assert!(
+                Instant::now() < deadline,
+                "{} engine processes, not {count}",
+                gui.children().len()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    // Two tabs, each analysing with its own engine.
+    for tab in 0..2 {
+        if tab > 0 {
+            browser.new_tab();
+        }
+        open(&browser, &gui);
+        browser.click("#analyse");
+        browser.wait_for_state("the Hub engine's analysis", |s| {
+            s["search"]["pv"]
+                .as_array()
+                .is_some_and(|pv| !pv.is_empty())
+        });
+    }
+    wait_for_engines(2);
+    // A reload starts a new game; the old one's engine ends.
+    browser.reload();
+    browser.wait_for_state("the new page", |s| s["analysing"] == false);
+    wait_for_engines(1);
+    // The browser closes: no engine is left.
+    drop(browser);
+    wait_for_engines(0);
+    gui.assert_alive();
+}

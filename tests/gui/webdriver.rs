@@ -140,6 +140,18 @@ impl Browser {
         self.session_call("POST", "/url", Some(json!({ "url": url })));
     }
 
+    /// Opens a new tab and shows it.
+    pub fn new_tab(&self) {
+        let tab = self.session_call("POST", "/window/new", Some(json!({ "type": "tab" })));
+        let handle = tab["handle"].clone();
+        self.session_call("POST", "/window", Some(json!({ "handle": handle })));
+    }
+
+    /// Reloads the page.
+    pub fn reload(&self) {
+        self.session_call("POST", "/refresh", Some(json!({})));
+    }
+
     /// Runs JavaScript in the page and returns its value.
     pub fn script(&self, script: &str, args: Value) -> Value {
         self.session_call(
