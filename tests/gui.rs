@@ -436,6 +436,9 @@ fn a_whole_game_by_clicks_with_a_choice_of_capture_paths() {
             break state;
         }
         assert!(plies < 150, "the game went on too long");
+        // Kroon says what it played and what it thought of it.
+        let notice = state["notice"].as_str().unwrap_or_default();
+        assert!(notice.starts_with("Kroon played"), "{notice}");
         let fen = state["fen"].as_str().unwrap();
         let best = best_move(fen);
         let mv = state["legal"]
@@ -545,10 +548,11 @@ fn analysis_starts_shows_a_changing_pv_and_stops() {
     // Playing the PV's first move by a click: the analysis goes on from there. The
     // PV may change between reading it and the click; then the move is taken back
     // and clicked again.
-    let script = "return document.querySelector('.pv-move[data-index=\"0\"]').dataset.hub;";
+    let script = "const e = document.querySelector('.pv-move[data-index=\"0\"]');\
+                  return e && e.dataset.hub;";
     let mut played = false;
     for _ in 0..3 {
-        let first = browser.script(script, json!([]));
+        let first = browser.wait_for("a PV on the page", script);
         browser.click(".pv-move[data-index=\"0\"]");
         let state = browser.wait_for_state("the PV move played", |s| s["ply"] == 1);
         if state["record"][0]["hub"] == first {

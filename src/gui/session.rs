@@ -373,6 +373,25 @@ impl Session {
         };
         match parse_move(self.game.position(), &text) {
             Ok(mv) => {
+                // What the engine thought of its move, said once its search is gone
+                // from the board.
+                let text = pdn_move(self.game.position(), mv);
+                self.notice = Some(
+                    match self
+                        .report
+                        .as_ref()
+                        .and_then(|r| r.score.map(|s| (r.depth, s)))
+                    {
+                        Some((depth, score)) => {
+                            let white = if side == Side::White { score } else { -score };
+                            format!(
+                            "{} played {text} (depth {depth}, score {white:+.2} from White's view)",
+                            self.engine_name
+                        )
+                        }
+                        None => format!("{} played {text}", self.engine_name),
+                    },
+                );
                 // The clock of a move measured from the page's start of the turn.
                 let spent = spent.max(self.turn_started.elapsed());
                 self.play(mv, spent);
@@ -526,6 +545,9 @@ impl Session {
         if stepped == 0 {
             return Err("there is no move to step over there".into());
         }
+        // A search of the position left behind is of no use (an analysis starts
+        // again on the new one).
+        self.cancel_search();
         // A result on the clock belonged to the end of the game.
         self.outcome = None;
         self.report = None;
@@ -950,6 +972,37 @@ mod tests {
         assert!(e.contains("FEN"), "{e}");
         // Refusals leave the game as it was.
         assert_eq!(s.state()["ply"], 1);
+    }
+
+    #[test]
+    fn an_analysis_follows_the_position_shown() {
+        let (mut s, rx) = session();
+        s.controllers = [Controller::Human; 2];
+        s.act(&json!({"action": "move", "move": "32-28"})).unwrap();
+        s.act(&json!({"action": "analyse", "on": true})).unwrap();
+        s.update();
+        let Search::Analysing { generation: before } = s.search else {
+            panic!("no analysis: {:?}", s.search);
+        };
+        s.act(&json!({"action": "undo"})).unwrap();
+        s.update();
+        let Search::Analysing { generation: after } = s.search else {
+            panic!("no analysis after the step: {:?}", s.search);
+        };
+        assert!(after > before, "the analysis of the old position went on");
+        // Its reports are of the start position.
+        let report = loop {
+            if let Event::Engine(EngineEvent::Info { generation, report }) =
+                rx.recv_timeout(Duration::from_secs(30)).unwrap()
+            {
+                if generation == after {
+                    break report;
+                }
+            }
+        };
+        let first = &report.pv[0];
+        assert!(parse_move(&Position::initial(), first).is_ok(), "{first}");
+        s.cancel_search();
     }
 
     #[test]
