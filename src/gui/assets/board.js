@@ -204,6 +204,7 @@ function offerChoices(moves) {
     list.appendChild(button);
   }
   $("choices").hidden = false;
+  $("choices").scrollIntoView({ block: "nearest" });
   kroon.highlighted = moves[0];
   renderBoard();
 }
