@@ -41,6 +41,7 @@ pub mod dxp;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod hub;
 pub mod matches;
 pub mod openings;
