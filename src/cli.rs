@@ -40,6 +40,86 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Fit the learned evaluation's weights to self-play positions.
     Train(TrainArgs),
+    /// Endgame tables: build them, or probe positions.
+    Egdb(EgdbArgs),
+}
+
+/// `kroon egdb`: see [`crate::egdb`].
+#[derive(clap::Args, Debug)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    pub action: EgdbAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EgdbAction {
+    /// Build every slice of up to N pieces by retrograde analysis, smaller slices
+    /// first, on every core. Finished slices in the folder are kept (their checksums
+    /// checked); an interrupted one is built again.
+    Build {
+        /// Pieces (men and kings of both sides), 2 to 7.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+        pieces: u32,
+        /// The tables' folder (default: the per-user data folder, see README).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress lines.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Read positions (FEN or Hub), one a line, on stdin; print each line followed by
+    /// `win`, `draw`, `loss` (for the side to move) or `unknown`.
+    Probe {
+        /// The tables' folder (default: the per-user data folder, see README).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Use slices of up to this many pieces.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(2..=7))]
+        pieces: u32,
+    },
+}
+
+/// The tables' folder: the one given, or the default.
+fn egdb_dir(dir: Option<&std::path::Path>) -> Result<PathBuf, String> {
+    dir.map(std::path::Path::to_path_buf)
+        .or_else(crate::egdb::default_dir)
+        .ok_or_else(|| "no home folder to keep the tables in: give --dir".into())
+}
+
+fn run_egdb(args: &EgdbArgs) -> Result<(), String> {
+    match &args.action {
+        EgdbAction::Build {
+            pieces,
+            dir,
+            threads,
+            quiet,
+        } => {
+            let config = crate::egdb::build::BuildConfig {
+                dir: egdb_dir(dir.as_deref())?,
+                pieces: *pieces,
+                progress: !quiet,
+            };
+            let start = Instant::now();
+            let tables = thread_pool(*threads)?.install(|| crate::egdb::build::build(&config))?;
+            eprintln!(
+                "{}; {:.1} s",
+                tables.describe(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        EgdbAction::Probe { dir, pieces } => {
+            let dir = egdb_dir(dir.as_deref())?;
+            let tables = crate::egdb::Tables::open(&dir, *pieces)?;
+            eprintln!("{}", tables.describe());
+            let input = std::io::BufReader::new(std::io::stdin());
+            crate::egdb::probe::run(&tables, input, std::io::stdout().lock())
+                .map_err(|e| format!("probe: {e}"))
+        }
+    }
 }
 
 /// `kroon train`: see [`crate::training::trainer`].
@@ -554,6 +634,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Match(args) => crate::matches::run(&args.config()?, args.pdn.as_deref()),
         Command::Selfplay(args) => run_selfplay(&args),
         Command::Train(args) => run_train(&args),
+        Command::Egdb(args) => run_egdb(&args),
     }
 }
 
