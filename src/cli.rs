@@ -69,6 +69,10 @@ pub enum EgdbAction {
         /// No progress lines.
         #[arg(long)]
         quiet: bool,
+        /// Only the slices play from this material can reach, as four digits: white
+        /// men, white kings, black men, black kings (e.g. 0301).
+        #[arg(long)]
+        material: Option<String>,
     },
     /// Read positions (FEN or Hub), one a line, on stdin; print each line followed by
     /// `win`, `draw`, `loss` (for the side to move) or `unknown`.
@@ -96,11 +100,13 @@ fn run_egdb(args: &EgdbArgs) -> Result<(), String> {
             dir,
             threads,
             quiet,
+            material,
         } => {
             let config = crate::egdb::build::BuildConfig {
                 dir: egdb_dir(dir.as_deref())?,
                 pieces: *pieces,
                 progress: !quiet,
+                only: material.as_deref().map(str::parse).transpose()?,
             };
             let start = Instant::now();
             let tables = thread_pool(*threads)?.install(|| crate::egdb::build::build(&config))?;
@@ -312,6 +318,12 @@ pub struct EngineArgs {
     /// The evaluation: `learned` (the weights built in), `hand`, or a weights file.
     #[arg(long, default_value = "learned")]
     pub eval: String,
+    /// Probe the endgame tables for positions of up to this many pieces (0: none).
+    #[arg(long, default_value_t = crate::engine::DEFAULT_TABLE_PIECES, value_parser = clap::value_parser!(u32).range(0..=7))]
+    pub bb_size: u32,
+    /// The endgame tables' folder (default: the per-user data folder, see README).
+    #[arg(long)]
+    pub bb_path: Option<PathBuf>,
 }
 
 impl EngineArgs {
@@ -322,7 +334,10 @@ impl EngineArgs {
             threads: usize::from(self.threads),
             hash_mb: self.hash as usize,
         };
-        EngineSetup::new(options, &self.eval).map_err(|e| format!("--eval: {e}"))
+        let mut setup =
+            EngineSetup::new(options, &self.eval).map_err(|e| format!("--eval: {e}"))?;
+        setup.endgame = crate::engine::Endgame::load(self.bb_path.clone(), self.bb_size);
+        Ok(setup)
     }
 }
 
@@ -460,6 +475,10 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many moves each (from the opening position).
     #[arg(long)]
     pub max_moves: Option<u32>,
+    /// Adjudicate a game by the endgame tables in this folder (default: the per-user
+    /// data folder) as soon as its position is in them.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
+    pub adjudicate_tables: Option<PathBuf>,
     /// Games at once (each engine process plays one game at a time).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -536,6 +555,7 @@ impl MatchArgs {
             move_timeout: secs(self.move_timeout, "move-timeout")?,
             adjudicate,
             max_moves: self.max_moves.filter(|&m| m > 0),
+            tables: self.adjudication_tables()?,
             concurrency: self.concurrency,
             event: self.event.clone(),
             sprt,
@@ -543,6 +563,27 @@ impl MatchArgs {
     }
 
     /// The one limit the command line gives each move.
+    /// The tables `--adjudicate-tables` names, read (an empty folder is an error).
+    fn adjudication_tables(&self) -> Result<Option<std::sync::Arc<crate::egdb::Tables>>, String> {
+        let Some(dir) = &self.adjudicate_tables else {
+            return Ok(None);
+        };
+        let dir = egdb_dir(
+            Some(dir)
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(PathBuf::as_path),
+        )?;
+        let tables = crate::egdb::Tables::open(&dir, crate::egdb::index::MAX_PIECES)?;
+        if tables.is_empty() {
+            return Err(format!(
+                "--adjudicate-tables: no endgame tables in {}",
+                dir.display()
+            ));
+        }
+        eprintln!("{}", tables.describe());
+        Ok(Some(std::sync::Arc::new(tables)))
+    }
+
     fn time_control(&self) -> Result<TimeControl, String> {
         let limits = [
             self.tc.is_some(),

@@ -77,6 +77,12 @@ pub struct Tables {
     complete: u32,
 }
 
+impl fmt::Debug for Tables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
 impl Tables {
     /// No slices yet (the builder adds them one by one).
     #[must_use]
@@ -129,6 +135,12 @@ impl Tables {
     #[must_use]
     pub fn complete_pieces(&self) -> u32 {
         self.complete
+    }
+
+    /// Whether no slice is here.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
     }
 
     /// Whether a slice is here.

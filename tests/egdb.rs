@@ -234,3 +234,120 @@ fn damaged_or_cut_tables_are_refused_with_the_file_named() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A `kroon match` between Kroon with `tables` and Kroon without any, from these
+/// openings (each played with both colours) at a fixed depth; returns the PDN.
+fn match_with_tables(tables: &Path, openings: &str, extra: &[&str]) -> String {
+    let dir = tables.parent().unwrap();
+    let stem = tables.file_name().unwrap().to_string_lossy();
+    let openings_file = dir.join(format!("{stem}-openings.fen"));
+    let pdn = dir.join(format!("{stem}-{}.pdn", extra.len()));
+    let _ = std::fs::remove_file(&pdn);
+    std::fs::write(&openings_file, openings).unwrap();
+    let exe = env!("CARGO_BIN_EXE_kroon");
+    let out = kroon()
+        .args(["match", "--engine"])
+        .arg(format!(
+            "name=tables cmd='{exe} hub --bb-path {}'",
+            tables.display()
+        ))
+        .arg("--engine")
+        .arg(format!("name=plain cmd='{exe} hub --bb-size 0'"))
+        .args(["--depth", "8", "--openings"])
+        .arg(&openings_file)
+        .arg("--pdn")
+        .arg(&pdn)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(&pdn).unwrap()
+}
+
+/// (White, Black, Result, Termination) of each game of a PDN file.
+fn games(pdn: &str) -> Vec<[String; 4]> {
+    let tag = |game: &str, name: &str| {
+        game.lines()
+            .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+            .map(|v| v.trim_end_matches("\"]").to_string())
+            .unwrap_or_default()
+    };
+    pdn.split("[Event")
+        .skip(1)
+        .map(|g| {
+            [
+                tag(g, "White"),
+                tag(g, "Black"),
+                tag(g, "Result"),
+                tag(g, "Termination"),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn a_won_four_piece_ending_is_converted_against_kroon_without_tables() {
+    // Three kings against one: a win the tables see, that must be taken within the
+    // 16-move rule. Searching as deep without tables, Kroon gives a king away in
+    // both and is held to a draw by the 5-move rule.
+    let dir = std::env::temp_dir().join(format!("kroon-egdb-convert-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = kroon()
+        .args([
+            "egdb",
+            "build",
+            "--pieces",
+            "4",
+            "--material",
+            "0301",
+            "--quiet",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tables = Tables::open(&dir, 4).unwrap();
+    let openings = ["W:WK2,K23,K31:BK45", "W:WK2,K20,K39:BK6"];
+    for fen in openings {
+        assert_eq!(tables.probe(&fen.parse().unwrap()), Some(Wdl::Win), "{fen}");
+    }
+    let pdn = match_with_tables(&dir, &openings.join("\n"), &[]);
+    let played = games(&pdn);
+    assert_eq!(played.len(), 4, "{pdn}");
+    for [white, black, result, termination] in &played {
+        if white == "tables" {
+            assert_eq!(
+                (result.as_str(), termination.as_str()),
+                ("2-0", "plain (Black) has no legal move"),
+                "{pdn}"
+            );
+        } else {
+            assert_eq!(black, "tables");
+            // Without tables the win slips: proof that the tables did the work.
+            assert_eq!(result, "1-1", "{pdn}");
+        }
+    }
+    // And `kroon match` adjudicates by the tables at once when told to.
+    let pdn = match_with_tables(
+        &dir,
+        openings[0],
+        &["--adjudicate-tables", dir.to_str().unwrap()],
+    );
+    for [_, _, result, termination] in games(&pdn) {
+        assert_eq!(result, "2-0", "{pdn}");
+        assert_eq!(
+            termination,
+            "adjudication: the endgame tables: White to move wins"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -40,6 +40,9 @@ pub struct BuildConfig {
     pub pieces: u32,
     /// A line per unit on stderr.
     pub progress: bool,
+    /// Only the slices that play from this material can reach (itself, fewer
+    /// pieces, men crowned), with either side to move; None for all.
+    pub only: Option<Material>,
 }
 
 /// The states of a position during the build, one byte. Below [`DECIDED`]: not
@@ -72,7 +75,14 @@ fn final_value(state: u8) -> Option<Wdl> {
 pub fn build(config: &BuildConfig) -> Result<Tables, String> {
     std::fs::create_dir_all(&config.dir)
         .map_err(|e| format!("cannot create {}: {e}", config.dir.display()))?;
-    let units = units(config.pieces);
+    let units: Vec<_> = units(config.pieces)
+        .into_iter()
+        .filter(|unit| {
+            config
+                .only
+                .is_none_or(|m| unit.iter().any(|&x| m.reaches(x)))
+        })
+        .collect();
     let total: u64 = units.iter().flatten().map(|m| m.size()).sum();
     let mut tables = Tables::empty(&config.dir);
     let start = Instant::now();

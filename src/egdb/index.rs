@@ -101,6 +101,19 @@ impl Material {
     /// See [`Material::slot`].
     pub const SLOTS: usize = 1 << 12;
 
+    /// Whether play from a position of this material (either side to move) can
+    /// reach one of material `x`: pieces are only ever taken off or crowned.
+    #[must_use]
+    pub fn reaches(self, x: Material) -> bool {
+        let below = |a: Material, x: Material| {
+            x.white_men <= a.white_men
+                && x.white_men + x.white_kings <= a.white_men + a.white_kings
+                && x.black_men <= a.black_men
+                && x.black_men + x.black_kings <= a.black_men + a.black_kings
+        };
+        below(self, x) || below(self, x.swapped())
+    }
+
     /// Pieces on the board.
     #[must_use]
     pub const fn pieces(self) -> u32 {
@@ -249,6 +262,33 @@ impl Cursor {
             kings,
             Side::White,
         ))
+    }
+}
+
+impl std::str::FromStr for Material {
+    type Err = String;
+
+    /// Four digits, `wm wk bm bk`, e.g. `1201`.
+    fn from_str(text: &str) -> Result<Material, String> {
+        let digits: Vec<u8> = text.trim().bytes().map(|b| b.wrapping_sub(b'0')).collect();
+        match digits[..] {
+            [wm, wk, bm, bk] if digits.iter().all(|&d| d <= 9) => {
+                let m = Material {
+                    white_men: wm,
+                    white_kings: wk,
+                    black_men: bm,
+                    black_kings: bk,
+                };
+                if m.pieces() > MAX_PIECES || wm + wk == 0 || bm + bk == 0 {
+                    Err(format!("material '{text}': each side needs a piece, {MAX_PIECES} at most in all"))
+                } else {
+                    Ok(m)
+                }
+            }
+            _ => Err(format!(
+                "material '{text}' must be four digits: white men, white kings, black men, black kings"
+            )),
+        }
     }
 }
 
