@@ -351,3 +351,74 @@ fn a_won_four_piece_ending_is_converted_against_kroon_without_tables() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The Hub session's output for these lines.
+fn hub(args: &[&str], script: &str) -> (String, String) {
+    let mut child = kroon()
+        .arg("hub")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn hub_takes_the_tables_by_scans_param_names_and_keeps_the_value() {
+    let dir = three_pieces().display().to_string();
+    // White's king must stay off the long diagonal, where Black's would take it.
+    let pos: Position = "W:WK47:BK5".parse().unwrap();
+    let script = format!(
+        "hub\nset-param name=bb-path value={dir}\nset-param name=bb-size value=3\n\
+         pos pos={}\nlevel depth=3\ngo think\nquit\n",
+        pos.to_hub()
+    );
+    let (out, err) = hub(&["--bb-size", "0"], &script);
+    assert!(
+        out.contains("param name=bb-size value=0 type=int min=0 max=7"),
+        "{out}"
+    );
+    assert!(out.contains("param name=bb-path value="), "{out}");
+    assert!(
+        err.contains("endgame tables: 16 slices, complete to 3 pieces"),
+        "{err}"
+    );
+    let mv = out
+        .lines()
+        .find_map(|l| l.strip_prefix("done move="))
+        .map(|m| m.split_whitespace().next().unwrap().to_string())
+        .expect("a move");
+    let tables = Tables::open(three_pieces(), 3).unwrap();
+    let played = legal_moves(&pos)
+        .into_iter()
+        .find(|&m| kroon::board::notation::hub_move(m) == mv)
+        .unwrap();
+    assert_eq!(tables.probe(&pos.play(played)), Some(Wdl::Draw), "{mv}");
+    // A folder with a damaged table: an error, and the session goes on.
+    let damaged = std::env::temp_dir().join(format!("kroon-egdb-hub-{}", std::process::id()));
+    std::fs::create_dir_all(&damaged).unwrap();
+    std::fs::write(damaged.join("wdl-0101.egdb"), b"KROONWDL and then nothing").unwrap();
+    let script = format!(
+        "hub\nset-param name=bb-path value={}\nping\nquit\n",
+        damaged.display()
+    );
+    let (out, _) = hub(&[], &script);
+    assert!(
+        out.contains("error message=") && out.contains("wdl-0101.egdb"),
+        "{out}"
+    );
+    assert!(out.contains("pong"), "{out}");
+    std::fs::remove_dir_all(&damaged).unwrap();
+}
