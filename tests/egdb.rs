@@ -55,18 +55,20 @@ fn probe(dir: &Path, lines: &str) -> (String, String) {
     )
 }
 
-/// Every position of 2 or 3 pieces (both sides to move), by placing pieces on
-/// squares directly.
-fn all_positions() -> Vec<Position> {
+/// Every position of 2 to `most` pieces (both sides to move) whose kinds of piece
+/// (0 white man, 1 black man, 2 white king, 3 black king) `kinds` allows, by
+/// placing pieces on squares directly.
+fn all_positions(most: usize, kinds: &[u32]) -> Vec<Position> {
     let squares: Vec<Square> = Square::all().collect();
     let mut out = Vec::new();
+    let n_kinds = kinds.len() as u32;
     let mut place = |chosen: &[Square]| {
         let n = chosen.len() as u32;
-        for kinds in 0..4u32.pow(n) {
+        for code in 0..n_kinds.pow(n) {
             let (mut white, mut black, mut kings) =
                 (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
             for (i, &sq) in chosen.iter().enumerate() {
-                let kind = kinds / 4u32.pow(i as u32) % 4;
+                let kind = kinds[(code / n_kinds.pow(i as u32) % n_kinds) as usize];
                 let b = Bitboard::from_square(sq);
                 if kind.is_multiple_of(2) {
                     white |= b
@@ -87,14 +89,27 @@ fn all_positions() -> Vec<Position> {
             }
         }
     };
-    for a in 0..50 {
-        for b in a + 1..50 {
-            place(&[squares[a], squares[b]]);
-            for c in b + 1..50 {
-                place(&[squares[a], squares[b], squares[c]]);
-            }
+    let mut chosen = Vec::new();
+    fn choose(
+        from: usize,
+        most: usize,
+        squares: &[Square],
+        chosen: &mut Vec<Square>,
+        place: &mut dyn FnMut(&[Square]),
+    ) {
+        if chosen.len() >= 2 {
+            place(chosen);
+        }
+        if chosen.len() == most {
+            return;
+        }
+        for i in from..squares.len() {
+            chosen.push(squares[i]);
+            choose(i + 1, most, squares, chosen, place);
+            chosen.pop();
         }
     }
+    choose(0, most, &squares, &mut chosen, &mut place);
     out
 }
 
@@ -150,7 +165,7 @@ fn plain_values(positions: &[Position]) -> HashMap<Position, Wdl> {
 fn tables_agree_with_a_plain_solver_on_every_position_of_up_to_three_pieces() {
     let tables = Tables::open(three_pieces(), 3).unwrap();
     assert_eq!(tables.complete_pieces(), 3);
-    let positions = all_positions();
+    let positions = all_positions(3, &[0, 1, 2, 3]);
     let plain = plain_values(&positions);
     let mut counts = HashMap::new();
     for pos in &positions {
@@ -160,6 +175,24 @@ fn tables_agree_with_a_plain_solver_on_every_position_of_up_to_three_pieces() {
     }
     // The slices hold all three outcomes.
     assert!(counts.len() == 3, "{counts:?}");
+}
+
+/// The same against tables of up to 4 pieces already built (say where in
+/// KROON_EGDB_DIR), on every position of up to four kings: too slow for every run.
+#[test]
+#[ignore]
+fn tables_agree_with_a_plain_solver_on_every_position_of_up_to_four_kings() {
+    let dir = std::env::var("KROON_EGDB_DIR").expect("KROON_EGDB_DIR names a folder of tables");
+    let tables = Tables::open(Path::new(&dir), 4).unwrap();
+    assert!(tables.complete_pieces() >= 4);
+    let positions = all_positions(4, &[2, 3]);
+    let plain = plain_values(&positions);
+    let mut counts = HashMap::new();
+    for pos in &positions {
+        assert_eq!(tables.probe(pos), Some(plain[pos]), "{}", pos.to_fen());
+        *counts.entry(plain[pos]).or_insert(0) += 1;
+    }
+    eprintln!("{} positions agree: {counts:?}", positions.len());
 }
 
 #[test]

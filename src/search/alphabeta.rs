@@ -149,8 +149,10 @@ pub struct Worker<'a> {
 }
 
 /// A position the tables say is won scores this much, plus its progress (see
-/// [`table_win`]): above every evaluation, below every win the search proves.
-const TABLE_WIN: i32 = 20_000;
+/// [`table_win`]): above every evaluation of a real game (50 men), below every win
+/// the search proves, and below the 90-odd men by which Hub clients (Scan's
+/// convention, see [`Score::men`]) recognise a proven win.
+const TABLE_WIN: i32 = 5_000;
 
 /// The score of a position the tables say the side to move wins. The tables cannot
 /// tell a short win from a long one; the search must still convert it within the
