@@ -107,7 +107,15 @@ impl Tables {
             for m in Material::all_with(pieces) {
                 let path = dir.join(m.file_name());
                 if path.exists() {
-                    tables.insert(SliceFile::read(&path)?);
+                    let slice = SliceFile::read(&path)?;
+                    if slice.material != m {
+                        return Err(format!(
+                            "{} holds slice {}, not {m}",
+                            path.display(),
+                            slice.material
+                        ));
+                    }
+                    tables.insert(slice);
                 }
             }
         }
@@ -156,10 +164,14 @@ impl Tables {
         if self.count == 0 {
             format!("no endgame tables in {}", self.dir.display())
         } else {
+            let complete = if self.complete >= 2 {
+                format!("complete to {} pieces", self.complete)
+            } else {
+                "no piece count complete".into()
+            };
             format!(
-                "endgame tables: {} slices, complete to {} pieces, {:.1} MB, from {}",
+                "endgame tables: {} slices, {complete}, {:.1} MB, from {}",
                 self.count,
-                self.complete,
                 bytes as f64 / 1e6,
                 self.dir.display()
             )

@@ -143,7 +143,15 @@ fn read_finished(dir: &Path, m: Material) -> Option<SliceFile> {
         return None;
     }
     match SliceFile::read(&path) {
-        Ok(slice) => Some(slice),
+        Ok(slice) if slice.material == m => Some(slice),
+        Ok(slice) => {
+            eprintln!(
+                "egdb: {} holds slice {}; building it again",
+                path.display(),
+                slice.material
+            );
+            None
+        }
         Err(e) => {
             eprintln!("egdb: {e}; building it again");
             None

@@ -141,8 +141,10 @@ impl SliceFile {
             black_men: bytes[14],
             black_kings: bytes[15],
         };
-        if material.pieces() > super::index::MAX_PIECES {
-            return Err(format!("material {material} has too many pieces"));
+        let both_sides = material.white_men + material.white_kings > 0
+            && material.black_men + material.black_kings > 0;
+        if material.pieces() > super::index::MAX_PIECES || !both_sides {
+            return Err(format!("material {material} is no slice"));
         }
         let size = u64_at(&bytes, 16);
         let per_block = u64::from(u32_at(&bytes, 24));
