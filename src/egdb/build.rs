@@ -101,15 +101,15 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
         let unit_start = Instant::now();
         let note = if let Some(slices) = kept {
             slices.into_iter().for_each(|s| tables.insert(s));
-            "kept (checksums good)"
+            "kept (checksums good)".to_string()
         } else {
-            let blocks = solve(unit, &tables)?;
+            let (blocks, phases) = solve(unit, &tables)?;
             for (m, blocks) in unit.iter().zip(blocks) {
                 let path = file::write(&config.dir, *m, &blocks)?;
                 tables.insert(SliceFile::read(&path)?);
             }
             built += size;
-            "built and checked"
+            format!("built and checked ({phases})")
         };
         done += size;
         if config.progress {
@@ -198,8 +198,13 @@ struct Unit<'a> {
     missing: AtomicBool,
 }
 
-/// Solves a unit and returns each slice's compressed blocks.
-fn solve(materials: &[Material], tables: &Tables) -> Result<Vec<Vec<Vec<u8>>>, String> {
+/// Each slice's compressed blocks.
+type Solved = Vec<Vec<Vec<u8>>>;
+
+/// Solves a unit and returns each slice's compressed blocks, and how long each
+/// pass took.
+fn solve(materials: &[Material], tables: &Tables) -> Result<(Solved, String), String> {
+    let start = Instant::now();
     let unit = Unit {
         materials,
         states: materials
@@ -218,11 +223,25 @@ fn solve(materials: &[Material], tables: &Tables) -> Result<Vec<Vec<Vec<u8>>>, S
             materials[0]
         ));
     }
+    let forward = start.elapsed();
     let mut parity = 0;
+    let mut rounds = 0;
     while unit.round(parity) > 0 {
         parity ^= 1;
+        rounds += 1;
     }
-    (0..materials.len()).map(|slot| unit.check(slot)).collect()
+    let backward = start.elapsed() - forward;
+    let solved = (0..materials.len())
+        .map(|slot| unit.check(slot))
+        .collect::<Result<Solved, String>>()?;
+    let check = start.elapsed() - forward - backward;
+    let phases = format!(
+        "forward {}, {rounds} rounds back {}, check {}",
+        format_duration(forward),
+        format_duration(backward),
+        format_duration(check)
+    );
+    Ok((solved, phases))
 }
 
 /// Whether a move of `pos` keeps its successor in the unit: quiet and not promoting.
