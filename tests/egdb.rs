@@ -455,3 +455,36 @@ fn hub_takes_the_tables_by_scans_param_names_and_keeps_the_value() {
     assert!(out.contains("pong"), "{out}");
     std::fs::remove_dir_all(&damaged).unwrap();
 }
+
+#[test]
+fn text_mode_and_dxp_take_the_same_table_options() {
+    let dir = three_pieces();
+    // DXP connects to this listener, which hangs up at once: the session ends.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let hang_up = std::thread::spawn(move || drop(listener.accept()));
+    for command in ["play", "dxp"] {
+        let mut child = kroon()
+            .arg(command)
+            .args(["--bb-size", "3", "--bb-path"])
+            .arg(dir)
+            .args(if command == "dxp" {
+                vec!["--connect", address.as_str()]
+            } else {
+                vec![]
+            })
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let _ = child.stdin.take().unwrap().write_all(b"quit\n");
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("endgame tables: 16 slices, complete to 3 pieces"),
+            "{command}: {err}"
+        );
+    }
+    hang_up.join().unwrap();
+}
