@@ -316,17 +316,17 @@ pub fn run(
 /// root move it had proved best so far.
 type Unfinished = (u32, (Score, Vec<crate::board::Move>));
 
-/// The main thread's iterative deepening, sharing its nodes' moves in `shared`
-/// when other threads help: iterations of growing depth until the limit or the
-/// clock says stop, each reported through `on_info`. Returns the last completed
-/// iteration, and what the one stopped had found. Then tells the helpers that the
-/// search is over.
 /// The root's moves when the tables restrict them, and the deepest iteration.
 struct RootPlan {
     moves: Option<Vec<crate::board::Move>>,
     max_depth: u32,
 }
 
+/// The main thread's iterative deepening, sharing its nodes' moves in `shared`
+/// when other threads help: iterations of growing depth until the limit or the
+/// clock says stop, each reported through `on_info`. Returns the last completed
+/// iteration, and what the one stopped had found. Then tells the helpers that the
+/// search is over.
 #[allow(clippy::too_many_arguments)]
 fn deepen(
     params: &SearchParams,
