@@ -42,6 +42,8 @@ pub enum Command {
     Train(TrainArgs),
     /// Endgame tables: build them, or probe positions.
     Egdb(EgdbArgs),
+    /// A draughts board in the browser: play and analyse with Kroon or a Hub engine.
+    Gui(GuiArgs),
 }
 
 /// `kroon egdb`: see [`crate::egdb`].
@@ -125,6 +127,42 @@ fn run_egdb(args: &EgdbArgs) -> Result<(), String> {
             crate::egdb::probe::run(&tables, input, std::io::stdout().lock())
                 .map_err(|e| format!("probe: {e}"))
         }
+    }
+}
+
+/// `kroon gui`: see [`crate::gui`].
+#[derive(clap::Args, Debug)]
+pub struct GuiArgs {
+    /// Listen on 127.0.0.1:PORT (default: a free port, shown on stderr).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// A Hub engine to play and analyse instead of Kroon: its command line
+    /// ("scan hub"), or a match runner spec (name=Scan cmd='./scan hub' dir=...).
+    #[arg(long, value_name = "CMD ARGS")]
+    pub engine: Option<String>,
+    /// Do not open the page in the system's browser.
+    #[arg(long)]
+    pub no_browser: bool,
+    #[command(flatten)]
+    pub kroon: EngineArgs,
+}
+
+impl GuiArgs {
+    fn config(&self) -> Result<crate::gui::Config, String> {
+        let engine = self
+            .engine
+            .as_deref()
+            .map(crate::matches::engine_spec::EngineSpec::from_command_line)
+            .transpose()
+            .map_err(|e| format!("--engine: {e}"))?;
+        Ok(crate::gui::Config {
+            port: self.port,
+            setup: crate::gui::Setup {
+                kroon: self.kroon.setup()?,
+                engine,
+            },
+            open_browser: !self.no_browser,
+        })
     }
 }
 
@@ -676,6 +714,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Selfplay(args) => run_selfplay(&args),
         Command::Train(args) => run_train(&args),
         Command::Egdb(args) => run_egdb(&args),
+        Command::Gui(args) => crate::gui::run(&args.config()?),
     }
 }
 

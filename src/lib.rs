@@ -42,6 +42,7 @@ pub mod egdb;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod hub;
 pub mod matches;
 pub mod openings;

@@ -155,6 +155,10 @@ pub struct GameRecord {
     pub outcome: Outcome,
     /// Why it ended, in words that name the engines (the PDN Termination tag).
     pub termination: String,
+    /// The time each side spent on its moves, by `Side::index`.
+    pub time_used: [Duration; 2],
+    /// Each side's clock at the end, by `Side::index` (None: no game clock).
+    pub clock_left: Option<[Duration; 2]>,
 }
 
 impl GameRecord {
@@ -169,24 +173,75 @@ impl GameRecord {
 #[derive(Clone, Debug, Default)]
 pub struct Standings {
     pub wdl: Vec<Wdl>,
+    /// Per engine: how it used its clock.
+    pub time: Vec<TimeUse>,
+}
+
+/// How an engine used its time over the games of a match: whether it leaves
+/// time unused on the clock that a stronger move could have had.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeUse {
+    pub games: u32,
+    pub used: Duration,
+    /// Over the games played with a clock.
+    pub clocked_games: u32,
+    pub left: Duration,
+    /// The least time it had left at the end of a game.
+    pub least_left: Option<Duration>,
+}
+
+impl TimeUse {
+    fn add(&mut self, used: Duration, left: Option<Duration>) {
+        self.games += 1;
+        self.used += used;
+        if let Some(left) = left {
+            self.clocked_games += 1;
+            self.left += left;
+            self.least_left = Some(self.least_left.map_or(left, |l| l.min(left)));
+        }
+    }
+
+    /// `used 31.2 s a game, left 20.4 s (least 3.1 s)`, or None before a game.
+    #[must_use]
+    pub fn summary(&self) -> Option<String> {
+        if self.games == 0 {
+            return None;
+        }
+        let mut text = format!(
+            "used {:.1} s a game",
+            self.used.as_secs_f64() / f64::from(self.games)
+        );
+        if let (Some(least), n) = (self.least_left, self.clocked_games) {
+            text.push_str(&format!(
+                ", clock left at the end {:.1} s a game (least {:.1} s)",
+                self.left.as_secs_f64() / f64::from(n),
+                least.as_secs_f64()
+            ));
+        }
+        Some(text)
+    }
 }
 
 impl Standings {
     fn new(engines: usize) -> Standings {
         Standings {
             wdl: vec![Wdl::default(); engines],
+            time: vec![TimeUse::default(); engines],
         }
     }
 
     /// Counts a finished game.
-    pub fn add(&mut self, job: Job, outcome: &Outcome) {
+    pub fn add(&mut self, record: &GameRecord) {
+        let job = record.job;
         for (side, engine) in [(Side::White, job.white), (Side::Black, job.black)] {
             let wdl = &mut self.wdl[engine];
-            match outcome.points(side) {
+            match record.outcome.points(side) {
                 2 => wdl.wins += 1,
                 1 => wdl.draws += 1,
                 _ => wdl.losses += 1,
             }
+            let left = record.clock_left.map(|l| l[side.index()]);
+            self.time[engine].add(record.time_used[side.index()], left);
         }
     }
 
@@ -238,6 +293,14 @@ pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> Stri
         ("TimeControl".into(), config.tc.to_string()),
         ("Termination".into(), record.termination.clone()),
     ];
+    let mut tags = tags;
+    // Each side's clock when the game ended: how much time an engine leaves unused.
+    if let Some(left) = record.clock_left {
+        for side in [Side::White, Side::Black] {
+            let name = format!("{side}Clock");
+            tags.push((name, format!("{:.1}", left[side.index()].as_secs_f64())));
+        }
+    }
     let result = record.outcome.pdn();
     let mut text = pdn::write_game(&tags, &record.game, result, pdn::Layout::Wrapped);
     text.push('\n');
@@ -262,7 +325,7 @@ impl MatchSummary {
     /// Counts a finished game.
     fn count(&mut self, record: &GameRecord) {
         self.games += 1;
-        self.standings.add(record.job, &record.outcome);
+        self.standings.add(record);
         if record.is_forfeit() {
             self.forfeits.push(format!(
                 "game {}: {}",
@@ -313,6 +376,11 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
             "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict}",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         );
+    }
+    for (name, time) in names.iter().zip(&summary.standings.time) {
+        if let Some(text) = time.summary() {
+            println!("time: {name} {text}");
+        }
     }
     Ok(())
 }

@@ -81,7 +81,11 @@ fn table(stdout: &str) -> Vec<(String, u32, u32, u32, u32)> {
         .lines()
         .skip_while(|l| !l.starts_with("engine"))
         .skip(1)
-        .take_while(|l| !l.starts_with("forfeit") && !l.starts_with("SPRT"))
+        .take_while(|l| {
+            !["forfeit", "SPRT", "time:"]
+                .iter()
+                .any(|p| l.starts_with(p))
+        })
         .map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
             let n = |i: usize| w[i].parse::<u32>().expect("a count");
@@ -193,6 +197,21 @@ fn a_round_robin_on_the_clock_plays_every_pair_both_ways() {
     for g in &games {
         replay(g);
         assert!(!g.tag("Termination").unwrap().contains("forfeit"), "{g:?}");
+        // Each side's clock at the end: 2 s and 0.05 s a move, never below zero.
+        for tag in ["WhiteClock", "BlackClock"] {
+            let left: f64 = g.tag(tag).expect(tag).parse().expect("seconds");
+            assert!((0.0..=2.0 + 0.05 * 15.0).contains(&left), "{tag} {left}");
+        }
+    }
+    // How each engine used its clock, for matches that tune time management.
+    for name in ["A", "B", "C"] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("time: {name} used "))
+                    && l.contains("clock left at the end")),
+            "{stdout}"
+        );
     }
     let rows = table(&stdout);
     assert_eq!(rows.len(), 3);

@@ -161,6 +161,18 @@ impl DrawClock {
     pub fn king_move_plies(&self) -> u32 {
         u32::from(self.king_plies)
     }
+
+    /// The 16- or 5-move rule in force (in an ending against a lone king), with the
+    /// plies played under it and the plies it allows: a board shows them counting.
+    #[must_use]
+    pub fn ending_rule(&self) -> Option<(DrawReason, u32, u32)> {
+        let (rule, limit) = match self.ending {
+            Ending::None => return None,
+            Ending::Sixteen => (DrawReason::SixteenMoves, SIXTEEN_MOVE_PLIES),
+            Ending::Five => (DrawReason::FiveMoves, FIVE_MOVE_PLIES),
+        };
+        Some((rule, u32::from(self.ending_plies), u32::from(limit)))
+    }
 }
 
 /// The keys of the earlier positions that the last of `keys` could repeat: those

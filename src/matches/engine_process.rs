@@ -106,7 +106,8 @@ impl EngineProcess {
             .map_err(|e| Fault::Io(e.to_string()))
     }
 
-    fn next_line(&self, deadline: Instant) -> Result<String, Fault> {
+    /// The engine's next line, waiting until `deadline` at most.
+    pub fn next_line(&self, deadline: Instant) -> Result<String, Fault> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line),

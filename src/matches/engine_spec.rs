@@ -99,6 +99,31 @@ impl EngineSpec {
     pub fn is_dxp(&self) -> bool {
         matches!(self.protocol, Protocol::Dxp { .. })
     }
+
+    /// A Hub engine from its plain command line (`scan hub`), or from a spec as
+    /// `--engine` of `kroon match` reads it when the text has `cmd=`.
+    pub fn from_command_line(text: &str) -> Result<EngineSpec, String> {
+        if text.contains("cmd=") {
+            let spec: EngineSpec = text.parse()?;
+            if spec.is_dxp() {
+                return Err("only a Hub engine can be driven from here".into());
+            }
+            return Ok(spec);
+        }
+        let words = shell_words(text)?;
+        let Some(program) = words.first() else {
+            return Err("give the engine's command line".into());
+        };
+        Ok(EngineSpec {
+            name: std::path::Path::new(program)
+                .file_name()
+                .map_or_else(|| program.clone(), |n| n.to_string_lossy().into_owned()),
+            command: words,
+            dir: None,
+            options: Vec::new(),
+            protocol: Protocol::Hub,
+        })
+    }
 }
 
 /// Splits text into words the way a POSIX shell does for the simple cases: blanks

@@ -263,11 +263,23 @@ impl Table<'_> {
         let termination = ending
             .outcome
             .why(|side| format!("{} ({side})", self.name_of(side)));
+        let mut time_used = [Duration::ZERO; 2];
+        let mut mover = self.game.start().side_to_move();
+        for &spent in &self.spent {
+            time_used[mover.index()] += spent;
+            mover = mover.opponent();
+        }
+        let clock_left = self
+            .clock
+            .as_ref()
+            .map(|c| [Side::White, Side::Black].map(|side| c.left(side)));
         GameRecord {
             job: self.job,
             game: self.game,
             outcome: ending.outcome,
             termination,
+            time_used,
+            clock_left,
         }
     }
 }
