@@ -78,7 +78,14 @@ impl Endgame {
         let tables = match &dir {
             Some(path) if pieces >= 2 => {
                 let tables = Tables::open(path, pieces)?;
-                eprintln!("kroon: {}", tables.describe());
+                // Loaded tables are named on stderr; a folder without any only in the
+                // log (`RUST_LOG=info`): front ends that read stderr expect their own
+                // first line there.
+                if tables.is_empty() {
+                    log::info!("{}", tables.describe());
+                } else {
+                    eprintln!("kroon: {}", tables.describe());
+                }
                 (!tables.is_empty()).then(|| Arc::new(tables))
             }
             _ => None,
