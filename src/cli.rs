@@ -40,8 +40,94 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Fit the learned evaluation's weights to self-play positions.
     Train(TrainArgs),
+    /// Endgame tables: build them, or probe positions.
+    Egdb(EgdbArgs),
     /// A draughts board in the browser: play and analyse with Kroon or a Hub engine.
     Gui(GuiArgs),
+}
+
+/// `kroon egdb`: see [`crate::egdb`].
+#[derive(clap::Args, Debug)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    pub action: EgdbAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EgdbAction {
+    /// Build every slice of up to N pieces by retrograde analysis, smaller slices
+    /// first, on every core. Finished slices in the folder are kept (their checksums
+    /// checked); an interrupted one is built again.
+    Build {
+        /// Pieces (men and kings of both sides), 2 to 7.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+        pieces: u32,
+        /// The tables' folder (default: the per-user data folder, see README).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress lines.
+        #[arg(long)]
+        quiet: bool,
+        /// Only the slices play from this material can reach, as four digits: white
+        /// men, white kings, black men, black kings (e.g. 0301).
+        #[arg(long)]
+        material: Option<String>,
+    },
+    /// Read positions (FEN or Hub), one a line, on stdin; print each line followed by
+    /// `win`, `draw`, `loss` (for the side to move) or `unknown`.
+    Probe {
+        /// The tables' folder (default: the per-user data folder, see README).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Use slices of up to this many pieces.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(2..=7))]
+        pieces: u32,
+    },
+}
+
+/// The tables' folder: the one given, or the default.
+fn egdb_dir(dir: Option<&std::path::Path>) -> Result<PathBuf, String> {
+    dir.map(std::path::Path::to_path_buf)
+        .or_else(crate::egdb::default_dir)
+        .ok_or_else(|| "no home folder to keep the tables in: give --dir".into())
+}
+
+fn run_egdb(args: &EgdbArgs) -> Result<(), String> {
+    match &args.action {
+        EgdbAction::Build {
+            pieces,
+            dir,
+            threads,
+            quiet,
+            material,
+        } => {
+            let config = crate::egdb::build::BuildConfig {
+                dir: egdb_dir(dir.as_deref())?,
+                pieces: *pieces,
+                progress: !quiet,
+                only: material.as_deref().map(str::parse).transpose()?,
+            };
+            let start = Instant::now();
+            let tables = thread_pool(*threads)?.install(|| crate::egdb::build::build(&config))?;
+            eprintln!(
+                "{}; {:.1} s",
+                tables.describe(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        EgdbAction::Probe { dir, pieces } => {
+            let dir = egdb_dir(dir.as_deref())?;
+            let tables = crate::egdb::Tables::open(&dir, *pieces)?;
+            eprintln!("{}", tables.describe());
+            let input = std::io::BufReader::new(std::io::stdin());
+            crate::egdb::probe::run(&tables, input, std::io::stdout().lock())
+                .map_err(|e| format!("probe: {e}"))
+        }
+    }
 }
 
 /// `kroon gui`: see [`crate::gui`].
@@ -270,6 +356,12 @@ pub struct EngineArgs {
     /// The evaluation: `learned` (the weights built in), `hand`, or a weights file.
     #[arg(long, default_value = "learned")]
     pub eval: String,
+    /// Probe the endgame tables for positions of up to this many pieces (0: none).
+    #[arg(long, default_value_t = crate::engine::DEFAULT_TABLE_PIECES, value_parser = clap::value_parser!(u32).range(0..=7))]
+    pub bb_size: u32,
+    /// The endgame tables' folder (default: the per-user data folder, see README).
+    #[arg(long)]
+    pub bb_path: Option<PathBuf>,
 }
 
 impl EngineArgs {
@@ -280,7 +372,10 @@ impl EngineArgs {
             threads: usize::from(self.threads),
             hash_mb: self.hash as usize,
         };
-        EngineSetup::new(options, &self.eval).map_err(|e| format!("--eval: {e}"))
+        let mut setup =
+            EngineSetup::new(options, &self.eval).map_err(|e| format!("--eval: {e}"))?;
+        setup.endgame = crate::engine::Endgame::load(self.bb_path.clone(), self.bb_size);
+        Ok(setup)
     }
 }
 
@@ -418,6 +513,10 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many moves each (from the opening position).
     #[arg(long)]
     pub max_moves: Option<u32>,
+    /// Adjudicate a game by the endgame tables in this folder (default: the per-user
+    /// data folder) as soon as its position is in them.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
+    pub adjudicate_tables: Option<PathBuf>,
     /// Games at once (each engine process plays one game at a time).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -494,6 +593,7 @@ impl MatchArgs {
             move_timeout: secs(self.move_timeout, "move-timeout")?,
             adjudicate,
             max_moves: self.max_moves.filter(|&m| m > 0),
+            tables: self.adjudication_tables()?,
             concurrency: self.concurrency,
             event: self.event.clone(),
             sprt,
@@ -501,6 +601,27 @@ impl MatchArgs {
     }
 
     /// The one limit the command line gives each move.
+    /// The tables `--adjudicate-tables` names, read (an empty folder is an error).
+    fn adjudication_tables(&self) -> Result<Option<std::sync::Arc<crate::egdb::Tables>>, String> {
+        let Some(dir) = &self.adjudicate_tables else {
+            return Ok(None);
+        };
+        let dir = egdb_dir(
+            Some(dir)
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(PathBuf::as_path),
+        )?;
+        let tables = crate::egdb::Tables::open(&dir, crate::egdb::index::MAX_PIECES)?;
+        if tables.is_empty() {
+            return Err(format!(
+                "--adjudicate-tables: no endgame tables in {}",
+                dir.display()
+            ));
+        }
+        eprintln!("{}", tables.describe());
+        Ok(Some(std::sync::Arc::new(tables)))
+    }
+
     fn time_control(&self) -> Result<TimeControl, String> {
         let limits = [
             self.tc.is_some(),
@@ -592,6 +713,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Match(args) => crate::matches::run(&args.config()?, args.pdn.as_deref()),
         Command::Selfplay(args) => run_selfplay(&args),
         Command::Train(args) => run_train(&args),
+        Command::Egdb(args) => run_egdb(&args),
         Command::Gui(args) => crate::gui::run(&args.config()?),
     }
 }

@@ -14,11 +14,13 @@
 //! assert!(result.best_move.is_some());
 //! ```
 
+use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::search::threads::{self, Control, SearchParams};
 use crate::search::tt::TranspositionTable;
 use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -50,6 +52,74 @@ pub struct EngineSetup {
     pub options: EngineOptions,
     pub eval_name: String,
     pub evaluator: Evaluator,
+    pub endgame: Endgame,
+}
+
+/// The endgame tables the searches probe. Without any, everything works as before.
+#[derive(Clone, Default)]
+pub struct Endgame {
+    /// The tables' folder, as given or the per-user default (Hub's `bb-path`).
+    pub dir: Option<PathBuf>,
+    /// Probe positions of up to this many pieces (Hub's `bb-size`, as Scan names
+    /// it; below 2: none).
+    pub pieces: u32,
+    /// The slices loaded, if any.
+    pub tables: Option<Arc<Tables>>,
+}
+
+/// Probes positions of up to this many pieces unless told otherwise (what is there).
+pub const DEFAULT_TABLE_PIECES: u32 = 6;
+
+impl Endgame {
+    /// Reads the slices of up to `pieces` pieces from `dir` (default: the per-user
+    /// folder) and says on stderr what it found; a damaged file is an error naming it.
+    pub fn open(dir: Option<PathBuf>, pieces: u32) -> Result<Endgame, String> {
+        let dir = dir.or_else(crate::egdb::default_dir);
+        let tables = match &dir {
+            Some(path) if pieces >= 2 => {
+                let tables = Tables::open(path, pieces)?;
+                // Loaded tables are named on stderr; a folder without any only in the
+                // log (`RUST_LOG=info`): front ends that read stderr expect their own
+                // first line there.
+                if tables.is_empty() {
+                    log::info!("{}", tables.describe());
+                } else {
+                    eprintln!("kroon: {}", tables.describe());
+                }
+                (!tables.is_empty()).then(|| Arc::new(tables))
+            }
+            _ => None,
+        };
+        Ok(Endgame {
+            dir,
+            pieces,
+            tables,
+        })
+    }
+
+    /// [`Endgame::open`], or no tables (saying why on stderr) when a file is damaged:
+    /// an engine starts without them rather than not at all.
+    #[must_use]
+    pub fn load(dir: Option<PathBuf>, pieces: u32) -> Endgame {
+        Endgame::open(dir.clone(), pieces).unwrap_or_else(|e| {
+            eprintln!("kroon: endgame tables not used: {e}");
+            Endgame {
+                dir,
+                pieces,
+                tables: None,
+            }
+        })
+    }
+}
+
+impl std::fmt::Debug for Endgame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endgame")
+            .field("dir", &self.dir)
+            .field("pieces", &self.pieces)
+            .field("loaded", &self.tables.is_some())
+            .finish()
+    }
 }
 
 impl EngineSetup {
@@ -60,6 +130,7 @@ impl EngineSetup {
             options,
             eval_name: eval_name.to_string(),
             evaluator: Evaluator::from_name(eval_name)?,
+            endgame: Endgame::default(),
         })
     }
 
@@ -68,6 +139,7 @@ impl EngineSetup {
     pub fn engine(&self) -> Engine {
         let mut engine = Engine::new(self.options);
         engine.set_evaluator(self.evaluator.clone());
+        engine.set_endgame(self.endgame.clone());
         engine
     }
 }
@@ -79,6 +151,7 @@ impl Default for EngineSetup {
             options: EngineOptions::default(),
             eval_name: "learned".into(),
             evaluator: Evaluator::default(),
+            endgame: Endgame::default(),
         }
     }
 }
@@ -93,6 +166,7 @@ pub struct Engine {
     /// The threads of searches with more than one, made when first needed.
     workers: Option<Arc<rayon::ThreadPool>>,
     evaluator: Evaluator,
+    endgame: Endgame,
 }
 
 impl Engine {
@@ -110,12 +184,24 @@ impl Engine {
             handle: None,
             workers: None,
             evaluator: Evaluator::default(),
+            endgame: Endgame::default(),
         }
     }
 
     /// The evaluation of the next searches.
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.evaluator = evaluator;
+    }
+
+    /// The endgame tables of the next searches.
+    pub fn set_endgame(&mut self, endgame: Endgame) {
+        self.endgame = endgame;
+    }
+
+    /// The endgame tables in use.
+    #[must_use]
+    pub fn endgame(&self) -> &Endgame {
+        &self.endgame
     }
 
     /// The evaluation in use.
@@ -180,6 +266,8 @@ impl Engine {
             mode,
             threads: self.options.threads,
             evaluator: self.evaluator.clone(),
+            tables: self.endgame.tables.clone(),
+            table_pieces: self.endgame.pieces,
         };
         let control = Arc::new(Control::new(limit, mode));
         if self.workers.is_none() {

@@ -168,6 +168,21 @@ impl Session {
                 value: self.eval.clone(),
                 kind: ParamKind::Str,
             },
+            Reply::Param {
+                name: "bb-size".into(),
+                value: self.engine.endgame().pieces.to_string(),
+                kind: ParamKind::Int { min: 0, max: 7 },
+            },
+            Reply::Param {
+                name: "bb-path".into(),
+                value: self
+                    .engine
+                    .endgame()
+                    .dir
+                    .as_ref()
+                    .map_or(String::new(), |d| d.display().to_string()),
+                kind: ParamKind::Str,
+            },
         ]
     }
 
@@ -197,6 +212,21 @@ impl Session {
                 let evaluator = crate::eval::Evaluator::from_name(value.trim())?;
                 self.engine.set_evaluator(evaluator);
                 self.eval = value.trim().to_string();
+                Ok(())
+            }
+            // Endgame tables, as Scan names the size; a damaged file keeps the
+            // tables in use.
+            "bb-size" | "bb-path" => {
+                let current = self.engine.endgame();
+                let (mut dir, mut pieces) = (current.dir.clone(), current.pieces);
+                if name == "bb-size" {
+                    pieces = int(0, 7)? as u32;
+                } else {
+                    dir = Some(value.trim().into())
+                        .filter(|d: &std::path::PathBuf| !d.as_os_str().is_empty());
+                }
+                let endgame = crate::engine::Endgame::open(dir, pieces)?;
+                self.engine.set_endgame(endgame);
                 Ok(())
             }
             // Scan's size: log2 of the number of entries (16 bytes each).

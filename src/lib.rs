@@ -38,6 +38,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod dxp;
+pub mod egdb;
 pub mod engine;
 pub mod eval;
 pub mod game;

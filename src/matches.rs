@@ -48,6 +48,8 @@ pub struct MatchConfig {
     /// Hundredths of a man and moves each.
     pub adjudicate: Option<(i32, u32)>,
     pub max_moves: Option<u32>,
+    /// Adjudicate a game by these endgame tables as soon as its position is in them.
+    pub tables: Option<Arc<crate::egdb::Tables>>,
     pub concurrency: usize,
     pub event: String,
     pub sprt: Option<Sprt>,

@@ -39,8 +39,14 @@ impl Gui {
             .spawn()
             .expect("kroon gui starts");
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        // The first line naming an address (the engine may first name its tables).
         let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
+        while !line.contains("http://") {
+            line.clear();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                break;
+            }
+        }
         let url = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))

@@ -338,6 +338,51 @@ impl Position {
         }
     }
 
+    /// The same position seen from the other side of the board: square s becomes
+    /// 51 - s, the colours swap, and so does the side to move. The side to move has
+    /// the same game value in both, which lets endgame tables keep only White to move.
+    #[must_use]
+    pub fn flipped(&self) -> Position {
+        let mut pos = self.flipped_unkeyed();
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// [`Position::flipped`] without the key (left 0), for code that looks nothing up by key.
+    #[must_use]
+    #[inline]
+    pub(crate) fn flipped_unkeyed(&self) -> Position {
+        // Squares 1-50 fill bits 0-53 of the padded layout with their ghost bits in
+        // mirror places (10, 21 | 32, 43): reversing those 54 bits maps s to 51 - s.
+        let flip = |bits: u64| bits.reverse_bits() >> 10;
+        Position {
+            white: flip(self.black),
+            black: flip(self.white),
+            kings: flip(self.kings),
+            side: self.side.opponent(),
+            key: 0,
+        }
+    }
+
+    /// A position from its bits, unchecked and without its key: for code that builds
+    /// positions it knows are valid by the million and looks none up by key.
+    #[must_use]
+    #[inline]
+    pub(crate) const fn from_bits_unkeyed(
+        white: u64,
+        black: u64,
+        kings: u64,
+        side: Side,
+    ) -> Position {
+        Position {
+            white,
+            black,
+            kings,
+            side,
+            key: 0,
+        }
+    }
+
     /// The same position with the other side to move (for tests and analysis; not a move).
     #[must_use]
     pub fn with_side_to_move(&self, side: Side) -> Position {
@@ -373,6 +418,23 @@ mod tests {
         );
         assert_eq!(pos.piece_at(Square::new(25).unwrap()), None);
         assert_eq!(pos.key(), pos.compute_key());
+    }
+
+    #[test]
+    fn flipping_mirrors_squares_and_colours() {
+        let pos = Position::from_fen("W:W6,K50:B45,K1").unwrap();
+        let flipped = pos.flipped();
+        assert_eq!(
+            flipped.to_fen(),
+            Position::from_fen("B:W6,K50:B45,K1").unwrap().to_fen()
+        );
+        assert_eq!(flipped.flipped(), pos);
+        let start = Position::initial().flipped();
+        assert_eq!(
+            start.pieces(Side::White),
+            Position::initial().pieces(Side::White)
+        );
+        assert_eq!(start.side_to_move(), Side::Black);
     }
 
     #[test]

@@ -167,6 +167,14 @@ impl Table<'_> {
                 )))));
             }
         }
+        if let Some(ending) = self
+            .config
+            .tables
+            .as_deref()
+            .and_then(|t| by_tables(t, &self.game))
+        {
+            return Some(ending);
+        }
         let (threshold, n) = self.config.adjudicate?;
         let side = adjudicated(&self.scores, threshold, n)?;
         Some(Ending::new(Outcome::win(
@@ -288,6 +296,20 @@ fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeContro
         (None, TimeControl::MoveTime(t)) => (config.tc, t + margin),
         (None, tc) => (tc, config.move_timeout),
     }
+}
+
+/// The result the endgame tables give the game's position, if it is in them (its
+/// value with best play, the 25-, 16- and 5-move rules left aside as the tables do).
+fn by_tables(tables: &crate::egdb::Tables, game: &crate::game::Game) -> Option<Ending> {
+    use crate::egdb::Wdl;
+    let side = game.side_to_move();
+    let value = tables.probe(game.position())?;
+    let why = Reason::Adjudication(format!("the endgame tables: {side} to move {}s", value));
+    Some(Ending::new(match value {
+        Wdl::Win => Outcome::win(side, why),
+        Wdl::Loss => Outcome::win(side.opponent(), why),
+        Wdl::Draw => Outcome::draw(why),
+    }))
 }
 
 /// The adjudicated winner, if both engines' recent scores agree: the last `moves`

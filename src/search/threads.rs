@@ -11,6 +11,7 @@ use super::{GoMode, Info, SearchResult};
 use crate::board::draw::DrawClock;
 use crate::board::movegen::legal_moves;
 use crate::board::{Key, Position};
+use crate::egdb::Wdl;
 use crate::search::score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -131,6 +132,33 @@ pub struct SearchParams {
     pub mode: GoMode,
     pub threads: usize,
     pub evaluator: crate::eval::Evaluator,
+    /// Endgame tables to probe, for positions of up to `table_pieces` pieces.
+    pub tables: Option<std::sync::Arc<crate::egdb::Tables>>,
+    pub table_pieces: u32,
+}
+
+/// A search whose root the tables settle as a draw or a loss plays a move that keeps
+/// that value after this depth: nothing deeper changes the result.
+const KNOWN_RESULT_DEPTH: u32 = 6;
+
+/// What the tables say of the root: its value, and the moves that keep it (None
+/// when the root is not in the tables, or every move keeps it).
+fn table_root(
+    params: &SearchParams,
+    moves: &[crate::board::Move],
+) -> Option<(Wdl, Vec<crate::board::Move>)> {
+    let tables = params.tables.as_deref()?;
+    let root = &params.position;
+    if root.occupied().count() > params.table_pieces {
+        return None;
+    }
+    let value = tables.probe(root)?;
+    let keep: Vec<_> = moves
+        .iter()
+        .copied()
+        .filter(|&m| tables.probe(&root.play(m)).map(Wdl::negated) == Some(value))
+        .collect();
+    Some((value, keep))
 }
 
 fn ponder_move(
@@ -206,23 +234,52 @@ pub fn run(
             ..nothing
         };
     }
+    // In the tables: only the moves that keep the root's value are searched (a win
+    // still needs the search to make progress within the draw rules), and a known
+    // draw or loss is not searched deep.
+    let known = table_root(&params, &moves);
+    let root_moves = known
+        .as_ref()
+        .map(|(_, keep)| keep.clone())
+        .filter(|keep| !keep.is_empty() && keep.len() < moves.len());
+    let moves = root_moves.clone().unwrap_or(moves);
+    let nothing = SearchResult {
+        best_move: moves.first().copied(),
+        pv: moves.first().copied().into_iter().collect(),
+        ..nothing
+    };
     if moves.len() == 1 && params.mode == GoMode::Think {
         return nothing;
     }
+    let known_result = known.is_some_and(|(v, _)| v != Wdl::Win) && params.mode != GoMode::Analyze;
     tt.new_search();
     let threads = workers.map_or(1, |w| {
         usable_threads(params.threads).min(w.current_num_threads())
     });
     let pool = SplitPool::default();
+    let plan = RootPlan {
+        moves: root_moves,
+        max_depth: if known_result {
+            KNOWN_RESULT_DEPTH
+        } else {
+            MAX_DEPTH
+        },
+    };
     let mut main =
-        |shared: Option<&SplitPool>| deepen(&params, tt, control, &pool, shared, on_info);
+        |shared: Option<&SplitPool>| deepen(&params, &plan, tt, control, &pool, shared, on_info);
     let (mut best, unfinished) = match workers {
         Some(workers) if threads > 1 => workers.scope(|scope| {
             for _ in 1..threads {
                 let keys = params.keys.clone();
                 let pool = &pool;
                 let eval = &params.evaluator;
-                scope.spawn(move |_| Worker::new(tt, control, eval, keys, Some(pool)).help());
+                let tables = params.tables.as_deref();
+                let pieces = params.table_pieces;
+                scope.spawn(move |_| {
+                    Worker::new(tt, control, eval, keys, Some(pool))
+                        .with_tables(tables, pieces)
+                        .help();
+                });
             }
             main(Some(&pool))
         }),
@@ -259,13 +316,21 @@ pub fn run(
 /// root move it had proved best so far.
 type Unfinished = (u32, (Score, Vec<crate::board::Move>));
 
+/// The root's moves when the tables restrict them, and the deepest iteration.
+struct RootPlan {
+    moves: Option<Vec<crate::board::Move>>,
+    max_depth: u32,
+}
+
 /// The main thread's iterative deepening, sharing its nodes' moves in `shared`
 /// when other threads help: iterations of growing depth until the limit or the
 /// clock says stop, each reported through `on_info`. Returns the last completed
 /// iteration, and what the one stopped had found. Then tells the helpers that the
 /// search is over.
+#[allow(clippy::too_many_arguments)]
 fn deepen(
     params: &SearchParams,
+    plan: &RootPlan,
     tt: &TranspositionTable,
     control: &Control,
     pool: &SplitPool,
@@ -275,8 +340,11 @@ fn deepen(
     let max_depth = match params.limit {
         Limit::Depth(d) => d.clamp(1, MAX_DEPTH),
         _ => MAX_DEPTH,
-    };
-    let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared);
+    }
+    .min(plan.max_depth);
+    let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared)
+        .with_tables(params.tables.as_deref(), params.table_pieces);
+    worker.restrict_root(plan.moves.clone());
     let mut best: Option<Iteration> = None;
     let mut unfinished = None;
     for depth in 1..=max_depth {

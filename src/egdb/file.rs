@@ -1,0 +1,247 @@
+//! One slice's file: its values, two bits a position, in blocks compressed one by
+//! one so that a probe decompresses only the block it needs.
+//!
+//! Format (version 1, all numbers little-endian):
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 8 | magic `KROONWDL` |
+//! | 4 | format version (1) |
+//! | 4 | the material: white men, white kings, black men, black kings (White to move) |
+//! | 8 | indices in the slice ([`Material::size`]) |
+//! | 4 | positions per block (a multiple of 4) |
+//! | 4 | blocks |
+//! | 8 x (blocks + 1) | where each block starts in the data, the last entry its end |
+//! | ... | the blocks, each LZ4-compressed (block format, no frame) |
+//! | 8 | FNV-1a 64 checksum of every byte before it |
+//!
+//! A block holds 4 values a byte, lowest bits first: 0 draw, 1 win, 2 loss, for the
+//! side to move. Where a value is never read (an index that names no position, or a
+//! position with a capture pending, which a probe resolves by playing the captures)
+//! the builder repeats the value before it, which compresses to almost nothing.
+
+use super::index::Material;
+use super::Wdl;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+const MAGIC: &[u8; 8] = b"KROONWDL";
+const VERSION: u32 = 1;
+const HEADER: usize = 32;
+/// Positions per block: 4 KiB unpacked, decompressed in a few microseconds.
+pub const BLOCK_POSITIONS: u64 = 16384;
+
+/// The FNV-1a 64-bit hash: simple, and enough to catch a damaged or cut file.
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A value's two bits.
+#[must_use]
+pub const fn encode(v: Wdl) -> u8 {
+    match v {
+        Wdl::Draw => 0,
+        Wdl::Win => 1,
+        Wdl::Loss => 2,
+    }
+}
+
+const fn decode(bits: u8) -> Wdl {
+    match bits {
+        1 => Wdl::Win,
+        2 => Wdl::Loss,
+        _ => Wdl::Draw,
+    }
+}
+
+/// Packs one block's values (two bits each) and compresses them.
+#[must_use]
+pub fn compress_block(values: &[u8]) -> Vec<u8> {
+    let mut packed = vec![0u8; values.len().div_ceil(4)];
+    for (i, &v) in values.iter().enumerate() {
+        packed[i / 4] |= v << (2 * (i % 4));
+    }
+    lz4_flex::block::compress(&packed)
+}
+
+/// Writes a slice from its compressed blocks: to a temporary name first, renamed
+/// when complete, so that an interrupted write leaves no file that looks finished.
+pub fn write(dir: &Path, material: Material, blocks: &[Vec<u8>]) -> Result<PathBuf, String> {
+    let mut bytes = Vec::with_capacity(blocks.iter().map(Vec::len).sum::<usize>() + 1024);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&[
+        material.white_men,
+        material.white_kings,
+        material.black_men,
+        material.black_kings,
+    ]);
+    bytes.extend_from_slice(&material.size().to_le_bytes());
+    bytes.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
+    bytes.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
+    let mut offset = 0u64;
+    bytes.extend_from_slice(&offset.to_le_bytes());
+    for block in blocks {
+        offset += block.len() as u64;
+        bytes.extend_from_slice(&offset.to_le_bytes());
+    }
+    for block in blocks {
+        bytes.extend_from_slice(block);
+    }
+    let sum = checksum(&bytes);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    let path = dir.join(material.file_name());
+    let temporary = dir.join(format!("{}.part", material.file_name()));
+    std::fs::write(&temporary, &bytes)
+        .and_then(|()| std::fs::rename(&temporary, &path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// A slice read from its file: the compressed blocks, each decompressed on first
+/// use and kept.
+pub struct SliceFile {
+    pub material: Material,
+    offsets: Vec<u64>,
+    data: Vec<u8>,
+    blocks: Vec<OnceLock<Box<[u8]>>>,
+}
+
+impl SliceFile {
+    /// Reads and checks a slice's file; anything wrong is an error naming it.
+    pub fn read(path: &Path) -> Result<SliceFile, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        SliceFile::parse(bytes)
+            .map_err(|e| format!("{} is not a usable table: {e}", path.display()))
+    }
+
+    fn parse(mut bytes: Vec<u8>) -> Result<SliceFile, String> {
+        if bytes.len() < HEADER + 16 || &bytes[..8] != MAGIC {
+            return Err("no endgame table (wrong magic tag or too short)".into());
+        }
+        let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+        let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        let version = u32_at(&bytes, 8);
+        if version != VERSION {
+            return Err(format!(
+                "format version {version}, this Kroon reads {VERSION}"
+            ));
+        }
+        let body = bytes.len() - 8;
+        if checksum(&bytes[..body]) != u64_at(&bytes, body) {
+            return Err("checksum mismatch (damaged or cut short)".into());
+        }
+        let material = Material {
+            white_men: bytes[12],
+            white_kings: bytes[13],
+            black_men: bytes[14],
+            black_kings: bytes[15],
+        };
+        let both_sides = material.white_men + material.white_kings > 0
+            && material.black_men + material.black_kings > 0;
+        if material.pieces() > super::index::MAX_PIECES || !both_sides {
+            return Err(format!("material {material} is no slice"));
+        }
+        let size = u64_at(&bytes, 16);
+        let per_block = u64::from(u32_at(&bytes, 24));
+        let count = u32_at(&bytes, 28) as usize;
+        if size != material.size()
+            || per_block != BLOCK_POSITIONS
+            || count as u64 != size.div_ceil(per_block)
+        {
+            return Err("sizes do not match the material".into());
+        }
+        let table_end = HEADER + 8 * (count + 1);
+        if table_end > body {
+            return Err("block table cut short".into());
+        }
+        let offsets: Vec<u64> = (0..=count)
+            .map(|i| u64_at(&bytes, HEADER + 8 * i))
+            .collect();
+        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets[count] != (body - table_end) as u64 {
+            return Err("block table does not match the data".into());
+        }
+        bytes.truncate(body);
+        bytes.drain(..table_end);
+        Ok(SliceFile {
+            material,
+            offsets,
+            data: bytes,
+            blocks: (0..count).map(|_| OnceLock::new()).collect(),
+        })
+    }
+
+    /// The stored value at an index (a don't-care index gives some value).
+    #[must_use]
+    pub fn get(&self, index: u64) -> Wdl {
+        let block = (index / BLOCK_POSITIONS) as usize;
+        let within = (index % BLOCK_POSITIONS) as usize;
+        let packed = self.blocks[block].get_or_init(|| {
+            let bytes = &self.data[self.offsets[block] as usize..self.offsets[block + 1] as usize];
+            let unpacked = (BLOCK_POSITIONS as usize) / 4;
+            // The checksum vouched for the bytes; a block that still fails to
+            // decompress reads as draws rather than bringing the engine down.
+            lz4_flex::block::decompress(bytes, unpacked)
+                .unwrap_or_else(|e| {
+                    log::error!("endgame table {} block {block}: {e}", self.material);
+                    vec![0; unpacked]
+                })
+                .into_boxed_slice()
+        });
+        decode((packed.get(within / 4).copied().unwrap_or(0) >> (2 * (within % 4))) & 3)
+    }
+
+    /// Bytes the file takes on disk, about.
+    #[must_use]
+    pub fn compressed_bytes(&self) -> usize {
+        self.data.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn material() -> Material {
+        Material {
+            white_men: 0,
+            white_kings: 1,
+            black_men: 0,
+            black_kings: 1,
+        }
+    }
+
+    #[test]
+    fn a_written_slice_reads_back() {
+        let dir = std::env::temp_dir().join(format!("kroon-egdb-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let m = material();
+        let values: Vec<u8> = (0..m.size()).map(|i| (i % 3) as u8).collect();
+        let blocks: Vec<Vec<u8>> = values
+            .chunks(BLOCK_POSITIONS as usize)
+            .map(compress_block)
+            .collect();
+        let path = write(&dir, m, &blocks).unwrap();
+        let file = SliceFile::read(&path).unwrap();
+        for (i, &v) in values.iter().enumerate() {
+            assert_eq!(encode(file.get(i as u64)), v);
+        }
+        // One byte changed, or the file cut short: refused, naming the file.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = SliceFile::read(&path).err().unwrap();
+        assert!(
+            err.contains("wdl-0101.egdb") && err.contains("checksum"),
+            "{err}"
+        );
+        std::fs::write(&path, &bytes[..mid]).unwrap();
+        assert!(SliceFile::read(&path).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
