@@ -349,6 +349,30 @@ fn clocks_run_and_a_fallen_flag_ends_the_game() {
 }
 
 #[test]
+fn the_endgame_tables_value_is_shown_for_positions_they_hold() {
+    let dir = std::env::temp_dir().join(format!("kroon-gui-egdb-{}", std::process::id()));
+    let built = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .args(["egdb", "build", "--pieces", "3", "--dir"])
+        .arg(&dir)
+        .stderr(Stdio::null())
+        .status()
+        .expect("kroon egdb build runs");
+    assert!(built.success());
+    let gui = Gui::start(&["--bb-path", dir.to_str().unwrap()]);
+    let session = gui.session();
+    let mut stream = Stream::open(&gui, session);
+    // The start position is not in 3-piece tables: no value is shown.
+    let state = stream.wait_for("the first state", |_| true);
+    assert!(state.get("database").is_none(), "{state}");
+    // Two kings against a man about to be taken: White wins.
+    let (status, _) = gui.act(session, &json!({"action": "setup", "fen": "W:WK1,K46:B28"}));
+    assert_eq!(status, 200);
+    let state = stream.wait_for("the tables' value", |s| s.get("database").is_some());
+    assert_eq!(state["database"], "White to move: win", "{state}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_engine_that_does_not_start_is_reported() {
     let gui = Gui::start(&["--engine", "/no/such/engine hub"]);
     let session = gui.session();

@@ -693,7 +693,7 @@ impl Session {
         state.insert("scores".into(), json!(self.scores));
         state.insert("engine_error".into(), json!(self.engine_error));
         state.insert("notice".into(), json!(self.notice));
-        let knowledge = knowledge(&position);
+        let knowledge = self.knowledge(&position);
         if let Some(book) = knowledge.book {
             state.insert("book".into(), json!(book));
         }
@@ -701,6 +701,23 @@ impl Session {
             state.insert("database".into(), json!(value));
         }
         Value::Object(state)
+    }
+
+    /// What Kroon's knowledge files say of `position`: the endgame tables' value
+    /// for the side to move, when the position is in them.
+    fn knowledge(&self, position: &Position) -> Knowledge {
+        let database = self
+            .setup
+            .kroon
+            .endgame
+            .tables
+            .as_ref()
+            .and_then(|tables| tables.probe(position))
+            .map(|wdl| format!("{} to move: {wdl}", position.side_to_move()));
+        Knowledge {
+            book: None,
+            database,
+        }
     }
 
     fn clock_json(&self) -> Value {
@@ -902,13 +919,6 @@ fn controller_word(controller: Controller) -> &'static str {
 struct Knowledge {
     book: Option<String>,
     database: Option<String>,
-}
-
-fn knowledge(_position: &Position) -> Knowledge {
-    Knowledge {
-        book: None,
-        database: None,
-    }
 }
 
 #[cfg(test)]
