@@ -46,6 +46,7 @@ pub mod matches;
 pub mod openings;
 pub mod pdn;
 pub mod play;
+pub mod random;
 pub mod search;
 pub mod text;
 pub mod training;
