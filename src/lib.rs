@@ -36,6 +36,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod dxp;
 pub mod engine;
