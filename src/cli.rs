@@ -579,7 +579,7 @@ pub struct BookBuildArgs {
     #[arg(long, default_value = "openings/book.bin")]
     pub out: PathBuf,
     /// Stop when the book holds this many positions.
-    #[arg(long, default_value_t = 21_000)]
+    #[arg(long, default_value_t = 30_000)]
     pub positions: usize,
     /// Nodes of each leaf's search.
     #[arg(long, default_value_t = 150_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -589,11 +589,11 @@ pub struct BookBuildArgs {
     pub full_plies: u16,
     /// Past those plies, follow only moves this many hundredths of a man or less
     /// worse than the best.
-    #[arg(long, default_value_t = 25)]
+    #[arg(long, default_value_t = 12)]
     pub margin: u16,
     /// What a ply deeper costs in the expansion order, in hundredths of a man of
     /// drop-out.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 1)]
     pub ply_cost: u16,
     /// Leaf searches at once (default: every core).
     #[arg(long)]

@@ -57,8 +57,8 @@ pub struct EngineSetup {
 
 impl EngineSetup {
     /// `options` with the evaluation `eval_name` names; a weights file that cannot
-    /// be read is an error naming it.
-    /// The built-in book is used (without it, if it cannot be read: stderr says why).
+    /// be read is an error naming it. The built-in book is used (if it cannot be
+    /// read, stderr says why and the engine plays without it).
     pub fn new(options: EngineOptions, eval_name: &str) -> Result<EngineSetup, String> {
         Ok(EngineSetup {
             options,
@@ -196,7 +196,9 @@ impl Engine {
     /// and 5-move rules. On the search thread, `on_info` hears each completed
     /// iteration and `on_done` the end of the search, however it ended (its limit,
     /// [`Engine::stop`], a panic): [`Engine::wait`] then returns at once. A search
-    /// already running is stopped and its result dropped.
+    /// already running is stopped and its result dropped. In [`GoMode::Think`], a
+    /// position of the book (see [`Engine::set_book`]) is answered from it at once:
+    /// one `on_info` with [`Info::from_book`] set, then `on_done`.
     pub fn go(
         &mut self,
         game: &Game,
