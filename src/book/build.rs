@@ -22,7 +22,7 @@ use super::format::{self, BuildSettings, Entry};
 use crate::board::movegen::legal_moves;
 use crate::board::zobrist::Key;
 use crate::board::Position;
-use crate::engine::{Engine, EngineOptions, Limit, Score};
+use crate::engine::{Engine, EngineOptions, GoMode, Limit, Score};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::training::selfplay::format_duration;
@@ -224,8 +224,17 @@ fn search_all(positions: &[Position], engines: &mut [Engine], leaf_nodes: u64) -
                 // A fresh table each time: a leaf's score must not depend on what
                 // this thread searched before.
                 engine.new_game();
-                let result = engine
-                    .search_blocking(&Game::from_position(*position), Limit::Nodes(leaf_nodes));
+                // Analysis, not play: a position with one legal move (a forced
+                // capture, common in the opening) must be searched too, where play
+                // would answer its move at once with no score.
+                engine.go(
+                    &Game::from_position(*position),
+                    Limit::Nodes(leaf_nodes),
+                    GoMode::Analyze,
+                    |_| {},
+                    || {},
+                );
+                let result = engine.wait();
                 let score = result
                     .score
                     .0
@@ -390,6 +399,19 @@ mod tests {
         };
         run(&config).unwrap();
         super::super::Book::load(&config.out).unwrap()
+    }
+
+    #[test]
+    fn a_leaf_with_one_legal_move_is_searched_all_the_same() {
+        // White's only move takes a man, and Black cannot take back.
+        let forced: Position = "W:W28,45:B23,3".parse().unwrap();
+        assert_eq!(legal_moves(&forced).len(), 1);
+        let mut engines = [Engine::new(EngineOptions {
+            threads: 1,
+            hash_mb: 1,
+        })];
+        let score = search_all(&[forced], &mut engines, 2_000)[0];
+        assert!(score > 50, "a man up, scored {score}");
     }
 
     #[test]
