@@ -579,7 +579,7 @@ pub struct BookBuildArgs {
     #[arg(long, default_value = "openings/book.bin")]
     pub out: PathBuf,
     /// Stop when the book holds this many positions.
-    #[arg(long, default_value_t = 30_000)]
+    #[arg(long, default_value_t = 21_000)]
     pub positions: usize,
     /// Nodes of each leaf's search.
     #[arg(long, default_value_t = 150_000, value_parser = clap::value_parser!(u64).range(1..))]
