@@ -40,6 +40,9 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Fit the learned evaluation's weights to self-play positions.
     Train(TrainArgs),
+    /// Build or inspect the opening book.
+    #[command(subcommand)]
+    Book(BookCommand),
     /// Endgame tables: build them, or probe positions.
     Egdb(EgdbArgs),
     /// A draughts board in the browser: play and analyse with Kroon or a Hub engine.
@@ -356,6 +359,20 @@ pub struct EngineArgs {
     /// The evaluation: `learned` (the weights built in), `hand`, or a weights file.
     #[arg(long, default_value = "learned")]
     pub eval: String,
+    /// The opening book: `on` (the built-in one), `off`, or a book file. A book that
+    /// cannot be read is reported and Kroon plays without one.
+    #[arg(long, default_value = "on")]
+    pub book: String,
+    /// Play book moves in the first this many plies of a game.
+    #[arg(long, default_value_t = crate::book::DEFAULT_PLY)]
+    pub book_ply: u32,
+    /// Play any book move within this many hundredths of a man of the best one.
+    #[arg(long, default_value_t = crate::book::DEFAULT_MARGIN, value_parser = clap::value_parser!(i32).range(0..))]
+    pub book_margin: i32,
+    /// Seed of the choice among book moves (default: from the clock, so that each
+    /// session plays its own lines).
+    #[arg(long)]
+    pub book_seed: Option<u64>,
     /// Probe the endgame tables for positions of up to this many pieces (0: none).
     #[arg(long, default_value_t = crate::engine::DEFAULT_TABLE_PIECES, value_parser = clap::value_parser!(u32).range(0..=7))]
     pub bb_size: u32,
@@ -374,6 +391,16 @@ impl EngineArgs {
         };
         let mut setup =
             EngineSetup::new(options, &self.eval).map_err(|e| format!("--eval: {e}"))?;
+        let (book, error) = crate::book::BookUse::named(&self.book);
+        if let Some(error) = error {
+            eprintln!("--book: {error}; playing without a book");
+        }
+        setup.book = crate::book::BookUse {
+            max_ply: self.book_ply,
+            margin: self.book_margin,
+            seed: self.book_seed.unwrap_or(book.seed),
+            ..book
+        };
         setup.endgame = crate::engine::Endgame::load(self.bb_path.clone(), self.bb_size);
         Ok(setup)
     }
@@ -691,6 +718,121 @@ pub struct PerftArgs {
     pub threads: Option<usize>,
 }
 
+/// `kroon book ...`: see [`crate::book`].
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Grow the book from the start position by Kroon's search (resumes, extends).
+    Build(BookBuildArgs),
+    /// Show what a book holds and how it was built.
+    Stats(BookFileArgs),
+    /// The book moves of a position, with their scores.
+    Show(BookShowArgs),
+}
+
+/// `kroon book build`: see [`crate::book::build`].
+#[derive(clap::Args, Debug)]
+pub struct BookBuildArgs {
+    /// The book file: an existing one is resumed or extended.
+    #[arg(long, default_value = "openings/book.bin")]
+    pub out: PathBuf,
+    /// Stop when the book holds this many positions.
+    #[arg(long, default_value_t = 21_000)]
+    pub positions: usize,
+    /// Nodes of each leaf's search.
+    #[arg(long, default_value_t = 150_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Every position fewer than this many plies from the start is expanded.
+    #[arg(long, default_value_t = 3)]
+    pub full_plies: u16,
+    /// Past those plies, follow only moves this many hundredths of a man or less
+    /// worse than the best.
+    #[arg(long, default_value_t = 12)]
+    pub margin: u16,
+    /// What a ply deeper costs in the expansion order, in hundredths of a man of
+    /// drop-out.
+    #[arg(long, default_value_t = 1)]
+    pub ply_cost: u16,
+    /// Leaf searches at once (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The evaluation of the searches: `learned` (built in), `hand`, or a weights file.
+    #[arg(long, default_value = "learned")]
+    pub eval: String,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A book to read.
+#[derive(clap::Args, Debug)]
+pub struct BookFileArgs {
+    /// A book file (default: the built-in book).
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+}
+
+/// `kroon book show`.
+#[derive(clap::Args, Debug)]
+pub struct BookShowArgs {
+    /// The position (FEN or Hub string; default the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    #[command(flatten)]
+    pub file: BookFileArgs,
+    /// Mark the moves within this many hundredths of a man of the best.
+    #[arg(long, default_value_t = crate::book::DEFAULT_MARGIN)]
+    pub margin: i32,
+}
+
+impl BookFileArgs {
+    fn open(&self) -> Result<std::sync::Arc<crate::book::Book>, String> {
+        match &self.book {
+            Some(path) => crate::book::Book::load(path).map(std::sync::Arc::new),
+            None => crate::book::Book::builtin(),
+        }
+    }
+}
+
+fn run_book(command: BookCommand) -> Result<(), String> {
+    match command {
+        BookCommand::Build(args) => {
+            let settings = crate::book::format::BuildSettings {
+                leaf_nodes: args.nodes,
+                full_plies: args.full_plies,
+                margin: args.margin,
+                ply_cost: args.ply_cost.max(1),
+            };
+            crate::book::build::run(&crate::book::build::BuildConfig {
+                out: args.out,
+                positions: args.positions,
+                settings,
+                threads: args
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
+                progress: !args.quiet,
+            })
+        }
+        BookCommand::Stats(args) => {
+            print!("{}", crate::book::stats_text(&*args.open()?));
+            Ok(())
+        }
+        BookCommand::Show(args) => {
+            let position = match &args.fen {
+                Some(text) => text
+                    .parse::<Position>()
+                    .map_err(|e| format!("--fen: {e}"))?,
+                None => Position::initial(),
+            };
+            print!(
+                "{}",
+                crate::book::show_text(&*args.file.open()?, &position, args.margin)
+            );
+            Ok(())
+        }
+    }
+}
+
 /// Runs a parsed command line; the error is the message to print before exiting.
 pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
@@ -713,6 +855,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Match(args) => crate::matches::run(&args.config()?, args.pdn.as_deref()),
         Command::Selfplay(args) => run_selfplay(&args),
         Command::Train(args) => run_train(&args),
+        Command::Book(command) => run_book(command),
         Command::Egdb(args) => run_egdb(&args),
         Command::Gui(args) => crate::gui::run(&args.config()?),
     }

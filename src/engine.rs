@@ -14,9 +14,11 @@
 //! assert!(result.best_move.is_some());
 //! ```
 
+use crate::book::BookUse;
 use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::random::Rng;
 use crate::search::threads::{self, Control, SearchParams};
 use crate::search::tt::TranspositionTable;
 use std::panic::AssertUnwindSafe;
@@ -45,13 +47,14 @@ impl Default for EngineOptions {
 }
 
 /// The engine a front end plays with, as its command line or config sets it up:
-/// the options, and the evaluation with the name it was chosen by (`learned`,
-/// `hand`, or a weights file), which Hub shows as its `eval` param.
+/// the options, the evaluation with the name it was chosen by (`learned`,
+/// `hand`, or a weights file), which Hub shows as its `eval` param, and the book.
 #[derive(Clone, Debug)]
 pub struct EngineSetup {
     pub options: EngineOptions,
     pub eval_name: String,
     pub evaluator: Evaluator,
+    pub book: BookUse,
     pub endgame: Endgame,
 }
 
@@ -124,12 +127,14 @@ impl std::fmt::Debug for Endgame {
 
 impl EngineSetup {
     /// `options` with the evaluation `eval_name` names; a weights file that cannot
-    /// be read is an error naming it.
+    /// be read is an error naming it. The built-in book is used (if it cannot be
+    /// read, stderr says why and the engine plays without it).
     pub fn new(options: EngineOptions, eval_name: &str) -> Result<EngineSetup, String> {
         Ok(EngineSetup {
             options,
             eval_name: eval_name.to_string(),
             evaluator: Evaluator::from_name(eval_name)?,
+            book: builtin_book(),
             endgame: Endgame::default(),
         })
     }
@@ -139,9 +144,20 @@ impl EngineSetup {
     pub fn engine(&self) -> Engine {
         let mut engine = Engine::new(self.options);
         engine.set_evaluator(self.evaluator.clone());
+        engine.set_book(self.book.clone());
         engine.set_endgame(self.endgame.clone());
         engine
     }
+}
+
+/// The built-in book, or none if it does not decode (said on stderr: the engine
+/// plays on without it).
+fn builtin_book() -> BookUse {
+    let (book, error) = BookUse::named("on");
+    if let Some(error) = error {
+        eprintln!("no opening book: {error}");
+    }
+    book
 }
 
 impl Default for EngineSetup {
@@ -151,6 +167,7 @@ impl Default for EngineSetup {
             options: EngineOptions::default(),
             eval_name: "learned".into(),
             evaluator: Evaluator::default(),
+            book: builtin_book(),
             endgame: Endgame::default(),
         }
     }
@@ -166,6 +183,9 @@ pub struct Engine {
     /// The threads of searches with more than one, made when first needed.
     workers: Option<Arc<rayon::ThreadPool>>,
     evaluator: Evaluator,
+    /// The book `go think` plays from (none unless set), and its choices.
+    book: BookUse,
+    book_rng: Rng,
     endgame: Endgame,
 }
 
@@ -184,8 +204,22 @@ impl Engine {
             handle: None,
             workers: None,
             evaluator: Evaluator::default(),
+            book: BookUse::off(),
+            book_rng: Rng::new(0, 0),
             endgame: Endgame::default(),
         }
+    }
+
+    /// The book of the next `go think`s; its seed starts the choices afresh.
+    pub fn set_book(&mut self, book: BookUse) {
+        self.book_rng = Rng::new(book.seed, 0);
+        self.book = book;
+    }
+
+    /// The book in use.
+    #[must_use]
+    pub fn book(&self) -> &BookUse {
+        &self.book
     }
 
     /// The evaluation of the next searches.
@@ -248,7 +282,9 @@ impl Engine {
     /// and 5-move rules. On the search thread, `on_info` hears each completed
     /// iteration and `on_done` the end of the search, however it ended (its limit,
     /// [`Engine::stop`], a panic): [`Engine::wait`] then returns at once. A search
-    /// already running is stopped and its result dropped.
+    /// already running is stopped and its result dropped. In [`GoMode::Think`], a
+    /// position of the book (see [`Engine::set_book`]) is answered from it at once:
+    /// one `on_info` with [`Info::from_book`] set, then `on_done`.
     pub fn go(
         &mut self,
         game: &Game,
@@ -258,6 +294,35 @@ impl Engine {
         on_done: impl FnOnce() + Send + 'static,
     ) {
         self.finish();
+        if mode == GoMode::Think {
+            if let Some(result) = self.book_move(game) {
+                let info = Info {
+                    depth: 0,
+                    seldepth: 0,
+                    mean_depth: 0.0,
+                    score: result.score,
+                    nodes: 0,
+                    time: std::time::Duration::ZERO,
+                    pv: result.pv.clone(),
+                    from_book: true,
+                };
+                let mut on_info = on_info;
+                // Answered as a search is, from its own thread, so front ends
+                // need not know.
+                let answer = move || {
+                    on_info(&info);
+                    on_done();
+                    result
+                };
+                self.handle = Some(
+                    std::thread::Builder::new()
+                        .name("kroon-book".into())
+                        .spawn(answer)
+                        .expect("the system can start a thread"),
+                );
+                return;
+            }
+        }
         let params = SearchParams {
             position: *game.position(),
             keys: game.keys().to_vec(),
@@ -335,6 +400,30 @@ impl Engine {
     pub fn search_blocking(&mut self, game: &Game, limit: Limit) -> SearchResult {
         self.go(game, limit, GoMode::Think, |_| {}, || {});
         self.wait()
+    }
+
+    /// A move from the book for the game's position, with the book's expected reply
+    /// to ponder on; None past the book's plies or outside the book.
+    fn book_move(&mut self, game: &Game) -> Option<SearchResult> {
+        let book = self.book.book.as_ref()?;
+        if game.moves().len() >= self.book.max_ply as usize {
+            return None;
+        }
+        let position = game.position();
+        let picked = book.pick(position, self.book.margin, &mut self.book_rng)?;
+        let reply = book
+            .moves(&position.play(picked.mv))
+            .map(|replies| replies[0].mv);
+        let pv: Vec<_> = std::iter::once(picked.mv).chain(reply).collect();
+        Some(SearchResult {
+            best_move: Some(picked.mv),
+            ponder_move: reply,
+            score: picked.score,
+            depth: 0,
+            nodes: 0,
+            time: std::time::Duration::ZERO,
+            pv,
+        })
     }
 
     /// Stops and collects a search under way, if any.

@@ -81,7 +81,7 @@ impl Output {
 
 fn info_reply(info: &Info) -> Reply {
     let pv: Vec<String> = info.pv.iter().map(|&m| hub_move(m)).collect();
-    Reply::Info(vec![
+    let mut fields = vec![
         ("depth".into(), info.depth.to_string()),
         ("mean-depth".into(), format!("{:.1}", info.mean_depth)),
         ("score".into(), format!("{:.2}", info.score.men())),
@@ -90,7 +90,11 @@ fn info_reply(info: &Info) -> Reply {
         // Scan reports nodes per second in millions.
         ("nps".into(), format!("{:.1}", info.nps() / 1e6)),
         ("pv".into(), pv.join(" ")),
-    ])
+    ];
+    if info.from_book {
+        fields.push(("book".into(), "yes".into()));
+    }
+    Reply::Info(fields)
 }
 
 /// The Hub session: engine, position and level, fed one command at a time.
@@ -183,6 +187,21 @@ impl Session {
                     .map_or(String::new(), |d| d.display().to_string()),
                 kind: ParamKind::Str,
             },
+            Reply::Param {
+                name: "book".into(),
+                value: self.engine.book().name.clone(),
+                kind: ParamKind::Str,
+            },
+            Reply::Param {
+                name: "book-ply".into(),
+                value: self.engine.book().max_ply.to_string(),
+                kind: ParamKind::Int { min: 0, max: 1000 },
+            },
+            Reply::Param {
+                name: "book-margin".into(),
+                value: self.engine.book().margin.to_string(),
+                kind: ParamKind::Int { min: 0, max: 10000 },
+            },
         ]
     }
 
@@ -227,6 +246,28 @@ impl Session {
                 }
                 let endgame = crate::engine::Endgame::open(dir, pieces)?;
                 self.engine.set_endgame(endgame);
+                Ok(())
+            }
+            // `on` (built in), `off`, or a book file; a book that cannot be read is
+            // reported and the engine plays on without one.
+            "book" => {
+                let (book, error) = crate::book::BookUse::named(value);
+                let book = crate::book::BookUse {
+                    max_ply: self.engine.book().max_ply,
+                    margin: self.engine.book().margin,
+                    ..book
+                };
+                self.engine.set_book(book);
+                error.map_or(Ok(()), |e| Err(format!("{e}; playing without a book")))
+            }
+            "book-ply" | "book-margin" => {
+                let mut book = self.engine.book().clone();
+                if name == "book-ply" {
+                    book.max_ply = int(0, 1000)? as u32;
+                } else {
+                    book.margin = int(0, 10000)? as i32;
+                }
+                self.engine.set_book(book);
                 Ok(())
             }
             // Scan's size: log2 of the number of entries (16 bytes each).

@@ -36,6 +36,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod dxp;
 pub mod egdb;
@@ -48,6 +49,7 @@ pub mod matches;
 pub mod openings;
 pub mod pdn;
 pub mod play;
+pub mod random;
 pub mod search;
 pub mod text;
 pub mod training;

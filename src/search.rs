@@ -49,6 +49,8 @@ pub struct Info {
     pub time: Duration,
     /// The principal variation, the best move first.
     pub pv: Vec<Move>,
+    /// The move is the book's (depth, nodes and time are 0), not a search's.
+    pub from_book: bool,
 }
 
 impl Info {

@@ -261,6 +261,13 @@ fn white_view(score: Score, side: Side) -> Score {
 }
 
 fn info_line(root: &Position, info: &Info) -> String {
+    if info.from_book {
+        return format!(
+            "  book move  score {:>8}  line {}",
+            score_text(white_view(info.score, root.side_to_move())),
+            line_text(root, &info.pv)
+        );
+    }
     format!(
         "  depth {:>2}  score {:>8}  nodes {:>10}  time {:>6.2} s  pv {}",
         info.depth,

@@ -349,7 +349,7 @@ fn clocks_run_and_a_fallen_flag_ends_the_game() {
 }
 
 #[test]
-fn the_endgame_tables_value_is_shown_for_positions_they_hold() {
+fn the_book_moves_and_the_endgame_tables_value_are_shown() {
     let dir = std::env::temp_dir().join(format!("kroon-gui-egdb-{}", std::process::id()));
     let built = Command::new(env!("CARGO_BIN_EXE_kroon"))
         .args(["egdb", "build", "--pieces", "3", "--dir"])
@@ -361,9 +361,12 @@ fn the_endgame_tables_value_is_shown_for_positions_they_hold() {
     let gui = Gui::start(&["--bb-path", dir.to_str().unwrap()]);
     let session = gui.session();
     let mut stream = Stream::open(&gui, session);
-    // The start position is not in 3-piece tables: no value is shown.
+    // The start position is not in 3-piece tables: no value is shown; it is in
+    // the built-in book, whose moves are.
     let state = stream.wait_for("the first state", |_| true);
     assert!(state.get("database").is_none(), "{state}");
+    let book = state["book"].as_str().expect("the book's moves");
+    assert_eq!(book.split(", ").count(), 5, "{book}");
     // Two kings against a man about to be taken: White wins.
     let (status, _) = gui.act(session, &json!({"action": "setup", "fen": "W:WK1,K46:B28"}));
     assert_eq!(status, 200);

@@ -135,6 +135,8 @@ fn handshake_announces_id_params_and_waits() {
 fn searches_at_every_level_form() {
     let mut hub = Hub::start();
     hub.handshake();
+    // The book would answer the start position without a search.
+    hub.send("set-param name=book value=off");
     let pos = format!("pos pos={START}");
     for level in [
         "level depth=6",
@@ -541,4 +543,82 @@ fn a_random_hostile_session_never_stops_the_engine() {
     hub.send("quit");
     let status = hub.child.wait().expect("engine exits");
     assert!(status.success());
+}
+
+/// The `info` line of a search, if it has one field `name=...`.
+fn info_field<'a>(lines: &'a [String], name: &str) -> Option<&'a str> {
+    let prefix = format!("{name}=");
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info "))
+        .flat_map(|l| l.split_whitespace())
+        .find_map(|w| w.strip_prefix(prefix.as_str()))
+}
+
+#[test]
+fn the_start_position_is_answered_from_the_book_and_the_params_switch_it() {
+    let mut hub = Hub::start();
+    let params = hub.handshake();
+    for name in ["book", "book-ply", "book-margin"] {
+        assert!(
+            params
+                .iter()
+                .any(|l| l.starts_with(&format!("param name={name} "))),
+            "{params:?}"
+        );
+    }
+    let pos = format!("pos pos={START}");
+    // With a minute on the clock, the book answers: info says so, no search ran.
+    let (lines, done) = hub.search(&pos, "level time=60", Duration::from_secs(10));
+    assert_eq!(info_field(&lines, "book"), Some("yes"), "{lines:?}");
+    assert_eq!(info_field(&lines, "nodes"), Some("0"), "{lines:?}");
+    assert!(legal_start_moves().contains(&done_move(&done)), "{done}");
+    assert!(
+        done.contains(" ponder="),
+        "the book's expected reply: {done}"
+    );
+
+    // Analysis ignores the book.
+    hub.send(&pos);
+    hub.send("level depth=4");
+    hub.send("go analyze");
+    let lines = hub.until("done", Duration::from_secs(10));
+    assert_eq!(info_field(&lines, "book"), None, "{lines:?}");
+
+    // Past book-ply the engine searches; so it does with the book off.
+    for (name, value) in [("book-ply", "0"), ("book", "off")] {
+        hub.send(&format!("set-param name={name} value={value}"));
+        let (lines, _) = hub.search(&pos, "level depth=4", Duration::from_secs(10));
+        assert_eq!(
+            info_field(&lines, "book"),
+            None,
+            "{name}={value}: {lines:?}"
+        );
+        hub.send("set-param name=book-ply value=40");
+    }
+    hub.send("set-param name=book value=on");
+    let (lines, _) = hub.search(&pos, "level depth=4", Duration::from_secs(10));
+    assert_eq!(info_field(&lines, "book"), Some("yes"), "{lines:?}");
+}
+
+#[test]
+fn a_corrupt_book_is_named_and_the_engine_plays_on_without_it() {
+    let dir = std::env::temp_dir().join(format!("kroon-hub-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.bin");
+    std::fs::write(&path, b"KROONBOK but not a book").unwrap();
+    let mut hub = Hub::start();
+    hub.handshake();
+    hub.send(&format!("set-param name=book value={}", path.display()));
+    let error = hub.line(Duration::from_secs(5));
+    assert!(error.starts_with("error message="), "{error}");
+    assert!(error.contains("broken.bin"), "{error}");
+    let (lines, done) = hub.search(
+        &format!("pos pos={START}"),
+        "level depth=4",
+        Duration::from_secs(10),
+    );
+    assert_eq!(info_field(&lines, "book"), None, "{lines:?}");
+    assert!(legal_start_moves().contains(&done_move(&done)), "{done}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,8 +7,14 @@ use std::process::{Command, Stdio};
 
 /// Runs `kroon play` on `script` and returns what it printed and whether it exited 0.
 fn session_bytes(script: &[u8]) -> (String, bool) {
+    session_bytes_with(&[], script)
+}
+
+/// The same, with more command-line arguments.
+fn session_bytes_with(args: &[&str], script: &[u8]) -> (String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
         .args(["play", "--hash", "4"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -49,7 +55,9 @@ fn fens(out: &str) -> Vec<String> {
 
 #[test]
 fn a_move_gets_a_reply_with_the_thinking_shown() {
-    let out = session("level depth 3\n32-28\nfen\nhint\n");
+    // Without the book: with it, the reply to 32-28 is a book move (next test).
+    let (out, ok) = session_bytes_with(&["--book", "off"], b"level depth 3\n32-28\nfen\nhint\n");
+    assert!(ok, "kroon play exited with an error:\n{out}");
     assert_has(&out, "Level set: depth 3.");
     assert_has(&out, "White plays 32-28.");
     assert_has(&out, "Kroon thinks for Black...");
@@ -65,6 +73,20 @@ fn a_move_gets_a_reply_with_the_thinking_shown() {
     assert!(fen.contains("28"), "{fen}");
     assert_has(&out, "kroon> ");
     assert_has(&out, "Hint: ");
+}
+
+#[test]
+fn an_opening_reply_comes_from_the_book_unless_it_is_off() {
+    let out = session("level depth 3\n32-28\n");
+    assert_has(&out, "book move  score");
+    assert_has(&out, "Kroon (Black) plays ");
+    let (out, ok) = session_bytes_with(
+        &["--book", "/nonexistent/kroon.book"],
+        b"level depth 3\n32-28\n",
+    );
+    assert!(ok, "a missing book is no reason to stop:\n{out}");
+    assert!(!out.contains("book move"), "{out}");
+    assert_has(&out, "depth  3  score");
 }
 
 #[test]

@@ -703,9 +703,25 @@ impl Session {
         Value::Object(state)
     }
 
-    /// What Kroon's knowledge files say of `position`: the endgame tables' value
+    /// What Kroon's knowledge files say of `position`: its book moves with their
+    /// scores (for the side to move, the best first), and the endgame tables' value
     /// for the side to move, when the position is in them.
     fn knowledge(&self, position: &Position) -> Knowledge {
+        let book = self
+            .setup
+            .kroon
+            .book
+            .book
+            .as_ref()
+            .and_then(|book| book.moves(position))
+            .map(|moves| {
+                let shown: Vec<String> = moves
+                    .iter()
+                    .take(5)
+                    .map(|m| format!("{} ({})", pdn_move(position, m.mv), m.score))
+                    .collect();
+                shown.join(", ")
+            });
         let database = self
             .setup
             .kroon
@@ -714,10 +730,7 @@ impl Session {
             .as_ref()
             .and_then(|tables| tables.probe(position))
             .map(|wdl| format!("{} to move: {wdl}", position.side_to_move()));
-        Knowledge {
-            book: None,
-            database,
-        }
+        Knowledge { book, database }
     }
 
     fn clock_json(&self) -> Value {

@@ -362,6 +362,7 @@ fn deepen(
             nodes: control.nodes(),
             time: control.elapsed(),
             pv: it.pv.clone(),
+            from_book: false,
         });
         best = Some(it);
         if control.past_soft_limit() {

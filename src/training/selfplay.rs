@@ -14,6 +14,7 @@ use crate::board::{Position, Side};
 use crate::engine::{Engine, EngineOptions, Limit, Score};
 use crate::eval::Evaluator;
 use crate::game::{Game, GameResult};
+use crate::random::Rng;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -44,33 +45,6 @@ pub struct SelfplayConfig {
     pub threads: usize,
     pub evaluator: Evaluator,
     pub progress: bool,
-}
-
-/// SplitMix64: a small, well-mixed generator for per-game random choices.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64, game: u64) -> Rng {
-        let mut rng = Rng(seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        rng.next();
-        rng
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// Neither side has a capture: the evaluation is trained on such positions only,
@@ -201,7 +175,7 @@ fn progress_line(t: &Tally, total: u64, start: Instant) -> String {
     )
 }
 
-fn format_duration(d: Duration) -> String {
+pub(crate) fn format_duration(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
@@ -339,16 +313,6 @@ pub fn run(config: &SelfplayConfig) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn random_numbers_depend_on_seed_and_game() {
-        let a: Vec<u64> = (0..4).map(|_| Rng::new(1, 2).next()).collect();
-        assert!(a.windows(2).all(|w| w[0] == w[1]));
-        assert_ne!(Rng::new(1, 2).next(), Rng::new(1, 3).next());
-        assert_ne!(Rng::new(1, 2).next(), Rng::new(2, 2).next());
-        let mut r = Rng::new(5, 5);
-        assert!((0..1000).all(|_| (0.0..1.0).contains(&r.unit())));
-    }
 
     #[test]
     fn quiet_means_no_capture_for_either_side() {
