@@ -1029,10 +1029,17 @@ mod tests {
     }
 
     #[test]
-    fn the_state_has_no_book_or_database_until_they_exist() {
-        let (s, _rx) = session();
+    fn the_state_shows_the_book_moves_and_no_table_value_without_tables() {
+        let (mut s, _rx) = session();
         let state = s.state();
-        assert!(state.get("book").is_none() && state.get("database").is_none());
         assert_eq!(state["legal"].as_array().unwrap().len(), 9);
+        // The built-in book knows the start position; no tables are loaded.
+        let book = state["book"].as_str().expect("book moves");
+        assert!(book.contains('('), "{book}");
+        assert!(state.get("database").is_none());
+        // Set up a position no book holds: the field goes.
+        s.act(&json!({"action": "setup", "fen": "W:W28,46:B17,19,22,23"}))
+            .unwrap();
+        assert!(s.state().get("book").is_none());
     }
 }
