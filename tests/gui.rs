@@ -300,7 +300,8 @@ fn a_closed_page_leaves_no_engine_behind() {
 
 #[test]
 fn clocks_run_and_a_fallen_flag_ends_the_game() {
-    let gui = Gui::start(&[]);
+    // Without the book, whose moves come at once and would only gain increments.
+    let gui = Gui::start(&["--book", "off"]);
     let session = gui.session();
     let mut stream = Stream::open(&gui, session);
     // Kroon against itself, 10 seconds each and 0.1 a move.
