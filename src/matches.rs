@@ -282,7 +282,7 @@ impl Standings {
 #[must_use]
 pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> String {
     let job = record.job;
-    let tags: pdn::Tags = vec![
+    let mut tags: pdn::Tags = vec![
         ("Event".into(), config.event.clone()),
         ("Date".into(), date.into()),
         ("Round".into(), job.number.to_string()),
@@ -293,7 +293,6 @@ pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> Stri
         ("TimeControl".into(), config.tc.to_string()),
         ("Termination".into(), record.termination.clone()),
     ];
-    let mut tags = tags;
     // Each side's clock when the game ended: how much time an engine leaves unused.
     if let Some(left) = record.clock_left {
         for side in [Side::White, Side::Black] {

@@ -15,21 +15,27 @@ fn kroon() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kroon"))
 }
 
+/// Runs `command` to its end; it must succeed (its stderr is shown if not).
+fn succeeded(command: &mut Command) -> std::process::Output {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Tables of up to 3 pieces, built once for all the tests of this file.
 fn three_pieces() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("kroon-egdb-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let out = kroon()
-            .args(["egdb", "build", "--pieces", "3", "--dir"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = succeeded(
+            kroon()
+                .args(["egdb", "build", "--pieces", "3", "--dir"])
+                .arg(&dir),
         );
         let progress = String::from_utf8_lossy(&out.stderr);
         assert!(progress.contains("3 pieces, slice 0102+0201"), "{progress}");
@@ -278,25 +284,20 @@ fn match_with_tables(tables: &Path, openings: &str, extra: &[&str]) -> String {
     let _ = std::fs::remove_file(&pdn);
     std::fs::write(&openings_file, openings).unwrap();
     let exe = env!("CARGO_BIN_EXE_kroon");
-    let out = kroon()
-        .args(["match", "--engine"])
-        .arg(format!(
-            "name=tables cmd='{exe} hub --bb-path {}'",
-            tables.display()
-        ))
-        .arg("--engine")
-        .arg(format!("name=plain cmd='{exe} hub --bb-size 0'"))
-        .args(["--depth", "8", "--openings"])
-        .arg(&openings_file)
-        .arg("--pdn")
-        .arg(&pdn)
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(
+        kroon()
+            .args(["match", "--engine"])
+            .arg(format!(
+                "name=tables cmd='{exe} hub --bb-path {}'",
+                tables.display()
+            ))
+            .arg("--engine")
+            .arg(format!("name=plain cmd='{exe} hub --bb-size 0'"))
+            .args(["--depth", "8", "--openings"])
+            .arg(&openings_file)
+            .arg("--pdn")
+            .arg(&pdn)
+            .args(extra),
     );
     std::fs::read_to_string(&pdn).unwrap()
 }
@@ -329,24 +330,19 @@ fn a_won_four_piece_ending_is_converted_against_kroon_without_tables() {
     // both and is held to a draw by the 5-move rule.
     let dir = std::env::temp_dir().join(format!("kroon-egdb-convert-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = kroon()
-        .args([
-            "egdb",
-            "build",
-            "--pieces",
-            "4",
-            "--material",
-            "0301",
-            "--quiet",
-            "--dir",
-        ])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(
+        kroon()
+            .args([
+                "egdb",
+                "build",
+                "--pieces",
+                "4",
+                "--material",
+                "0301",
+                "--quiet",
+                "--dir",
+            ])
+            .arg(&dir),
     );
     let tables = Tables::open(&dir, 4).unwrap();
     let openings = ["W:WK2,K23,K31:BK45", "W:WK2,K20,K39:BK6"];
