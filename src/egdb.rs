@@ -21,6 +21,7 @@ use file::SliceFile;
 use index::Material;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// A game value for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
@@ -65,12 +66,55 @@ pub fn default_dir() -> Option<PathBuf> {
     Some(data.join("kroon").join("egdb"))
 }
 
+/// Slices of up to this many pieces are read whole when the tables are opened
+/// (70 MB for all of 2-5 pieces); larger ones, whose files run to gigabytes
+/// together, only when a probe first needs them.
+pub const READ_AT_OPEN_PIECES: u32 = 5;
+
+/// One slice of the folder: its file read when opened, or when first probed.
+struct Slot {
+    path: PathBuf,
+    material: Material,
+    /// The file's size, about.
+    bytes: usize,
+    file: OnceLock<Option<SliceFile>>,
+}
+
+impl Slot {
+    /// The slice, read now if not yet; a file that turns out damaged is named on
+    /// stderr once and then treated as absent, so the search goes on without it.
+    fn file(&self) -> Option<&SliceFile> {
+        self.file
+            .get_or_init(|| {
+                let checked = SliceFile::read(&self.path).and_then(|slice| {
+                    if slice.material == self.material {
+                        Ok(slice)
+                    } else {
+                        Err(format!(
+                            "{} holds slice {}, not {}",
+                            self.path.display(),
+                            slice.material,
+                            self.material
+                        ))
+                    }
+                });
+                checked
+                    .map_err(|e| {
+                        log::error!("endgame table not used: {e}");
+                        eprintln!("kroon: endgame table not used: {e}");
+                    })
+                    .ok()
+            })
+            .as_ref()
+    }
+}
+
 /// The slices of one folder, ready to probe. Cheap to share: probes only read
-/// (each block is decompressed once, on first use).
+/// (each block is decompressed on first use and kept, within a memory budget).
 pub struct Tables {
     dir: PathBuf,
     /// By [`Material::slot`].
-    slices: Vec<Option<SliceFile>>,
+    slices: Vec<Option<Slot>>,
     count: usize,
     bytes: usize,
     /// Every slice of up to this many pieces is here.
@@ -96,9 +140,16 @@ impl Tables {
         }
     }
 
-    /// Reads every slice of up to `max_pieces` pieces found in `dir`. A folder
+    /// Opens every slice of up to `max_pieces` pieces found in `dir`: those of up
+    /// to [`READ_AT_OPEN_PIECES`] pieces are read and checked now, larger ones'
+    /// headers are checked now and their files read when first probed. A folder
     /// without tables gives empty tables; a damaged file is an error naming it.
     pub fn open(dir: &Path, max_pieces: u32) -> Result<Tables, String> {
+        Tables::open_reading(dir, max_pieces, READ_AT_OPEN_PIECES)
+    }
+
+    /// [`Tables::open`], reading slices of up to `read_now` pieces at once.
+    fn open_reading(dir: &Path, max_pieces: u32, read_now: u32) -> Result<Tables, String> {
         let mut tables = Tables::empty(dir);
         if !dir.is_dir() {
             return Ok(tables);
@@ -106,7 +157,22 @@ impl Tables {
         for pieces in 2..=max_pieces.min(index::MAX_PIECES) {
             for m in Material::all_with(pieces) {
                 let path = dir.join(m.file_name());
-                if path.exists() {
+                if path.exists() && pieces > read_now {
+                    let material = SliceFile::peek(&path)?;
+                    if material != m {
+                        return Err(format!(
+                            "{} holds slice {material}, not {m}",
+                            path.display()
+                        ));
+                    }
+                    let bytes = std::fs::metadata(&path).map_or(0, |meta| meta.len());
+                    tables.insert_slot(Slot {
+                        path,
+                        material,
+                        bytes: bytes as usize,
+                        file: OnceLock::new(),
+                    });
+                } else if path.exists() {
                     let slice = SliceFile::read(&path)?;
                     if slice.material != m {
                         return Err(format!(
@@ -124,11 +190,21 @@ impl Tables {
 
     /// Adds a slice read from its file.
     pub fn insert(&mut self, slice: SliceFile) {
+        self.insert_slot(Slot {
+            path: self.dir.join(slice.material.file_name()),
+            material: slice.material,
+            bytes: slice.compressed_bytes(),
+            file: OnceLock::from(Some(slice)),
+        });
+    }
+
+    fn insert_slot(&mut self, slice: Slot) {
         let slot = slice.material.slot();
-        if self.slices[slot].is_none() {
-            self.count += 1;
+        match &self.slices[slot] {
+            Some(old) => self.bytes -= old.bytes,
+            None => self.count += 1,
         }
-        self.bytes += slice.compressed_bytes();
+        self.bytes += slice.bytes;
         self.slices[slot] = Some(slice);
         while (self.complete < index::MAX_PIECES)
             && Material::all_with(self.complete + 1)
@@ -169,8 +245,23 @@ impl Tables {
             } else {
                 "no piece count complete".into()
             };
+            let later: Vec<&Slot> = self
+                .slices
+                .iter()
+                .flatten()
+                .filter(|s| s.file.get().is_none())
+                .collect();
+            let later = if later.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({} slices, {:.1} MB, read when first needed)",
+                    later.len(),
+                    later.iter().map(|s| s.bytes).sum::<usize>() as f64 / 1e6
+                )
+            };
             format!(
-                "endgame tables: {} slices, {complete}, {:.1} MB, from {}",
+                "endgame tables: {} slices, {complete}, {:.1} MB{later}, from {}",
                 self.count,
                 bytes as f64 / 1e6,
                 self.dir.display()
@@ -201,7 +292,7 @@ impl Tables {
         if m.pieces() > index::MAX_PIECES {
             return None;
         }
-        let slice = self.slices[m.slot()].as_ref()?;
+        let slice = self.slices[m.slot()].as_ref()?.file()?;
         Some(slice.get(m.index(&pos)))
     }
 
@@ -246,5 +337,87 @@ mod tests {
         let pos = Position::from_fen("W:W28:B23").unwrap();
         assert_eq!(tables.probe(&pos), Some(Wdl::Win));
         assert_eq!(tables.complete_pieces(), 1);
+    }
+
+    /// Tables of up to 3 pieces in a folder of their own.
+    fn built(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kroon-egdb-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        build::build(&build::BuildConfig {
+            dir: dir.clone(),
+            pieces: 3,
+            progress: false,
+            only: None,
+        })
+        .unwrap();
+        dir
+    }
+
+    #[test]
+    fn slices_read_when_first_probed_give_the_values_of_slices_read_at_once() {
+        let dir = built("lazy");
+        let now = Tables::open_reading(&dir, 3, 3).unwrap();
+        let later = Tables::open_reading(&dir, 3, 2).unwrap();
+        assert!(
+            !now.describe().contains("first needed"),
+            "{}",
+            now.describe()
+        );
+        assert!(
+            later.describe().contains("(12 slices,") && later.describe().contains("first needed"),
+            "{}",
+            later.describe()
+        );
+        assert_eq!(later.complete_pieces(), 3);
+        for fen in [
+            "W:WK46,K1:BK5",
+            "B:W28,K50:B5",
+            "W:W6:BK3,K45",
+            "B:WK10:B20,21",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(later.probe(&pos), now.probe(&pos), "{fen}");
+            assert!(now.probe(&pos).is_some(), "{fen}");
+        }
+        // The slices probed are read now; the others still wait.
+        assert!(
+            later.describe().contains("(8 slices,"),
+            "{}",
+            later.describe()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_slice_damaged_inside_is_refused_at_its_first_probe_and_the_rest_still_answer() {
+        let dir = built("lazy-damaged");
+        let sound = Position::from_fen("W:WK46:BK5,K1").unwrap();
+        let value = Tables::open(&dir, 3).unwrap().probe(&sound);
+        assert!(value.is_some());
+        let victim = dir.join("wdl-0201.egdb");
+        let mut bytes = std::fs::read(&victim).unwrap();
+        let last = bytes.len() - 20;
+        bytes[last] ^= 0x10;
+        std::fs::write(&victim, &bytes).unwrap();
+        // Read at once: refused when opened.
+        let err = Tables::open_reading(&dir, 3, 3).err().unwrap();
+        assert!(
+            err.contains("wdl-0201.egdb") && err.contains("checksum"),
+            "{err}"
+        );
+        // Read when first needed: the header is sound, the checksum fails then;
+        // that slice is unknown and the others still answer.
+        let tables = Tables::open_reading(&dir, 3, 2).unwrap();
+        let damaged = Position::from_fen("W:WK46,K1:BK5").unwrap();
+        assert_eq!(tables.probe(&damaged), None);
+        assert_eq!(tables.probe(&sound), value);
+        // Cut short: the header's block table no longer matches, refused when opened.
+        std::fs::write(&victim, &bytes[..bytes.len() - 3]).unwrap();
+        let err = Tables::open_reading(&dir, 3, 2).err().unwrap();
+        assert!(
+            err.contains("wdl-0201.egdb") && err.contains("not a usable table"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

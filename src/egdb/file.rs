@@ -22,7 +22,10 @@
 
 use super::index::Material;
 use super::Wdl;
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 const MAGIC: &[u8; 8] = b"KROONWDL";
@@ -101,6 +104,84 @@ pub fn write(dir: &Path, material: Material, blocks: &[Vec<u8>]) -> Result<PathB
     Ok(path)
 }
 
+/// Bytes of one decompressed block.
+const UNPACKED_BLOCK: usize = BLOCK_POSITIONS as usize / 4;
+
+/// How many decompressed blocks every table of the process keeps, counted in bytes.
+struct BlockCache {
+    used: AtomicUsize,
+    limit: usize,
+}
+
+impl BlockCache {
+    /// Room for one more block, taken if there is.
+    fn reserve(&self) -> bool {
+        let room =
+            self.used.fetch_add(UNPACKED_BLOCK, Ordering::Relaxed) + UNPACKED_BLOCK <= self.limit;
+        if !room {
+            self.release();
+        }
+        room
+    }
+
+    fn release(&self) {
+        self.used.fetch_sub(UNPACKED_BLOCK, Ordering::Relaxed);
+    }
+}
+
+/// 1 GiB of decompressed blocks: all of the 2-5 piece tables (400 MB unpacked)
+/// and the parts of the 6-piece ones a session reaches.
+static BLOCK_CACHE: BlockCache = BlockCache {
+    used: AtomicUsize::new(0),
+    limit: 1 << 30,
+};
+
+/// Reads the header and block table at the start of a file of `len` bytes:
+/// the material and where each block starts.
+fn parse_header(bytes: &[u8], len: usize) -> Result<(Material, Vec<u64>), String> {
+    if len < HEADER + 16 || bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err("no endgame table (wrong magic tag or too short)".into());
+    }
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let version = u32_at(8);
+    if version != VERSION {
+        return Err(format!(
+            "format version {version}, this Kroon reads {VERSION}"
+        ));
+    }
+    let material = Material {
+        white_men: bytes[12],
+        white_kings: bytes[13],
+        black_men: bytes[14],
+        black_kings: bytes[15],
+    };
+    let both_sides = material.white_men + material.white_kings > 0
+        && material.black_men + material.black_kings > 0;
+    if material.pieces() > super::index::MAX_PIECES || !both_sides {
+        return Err(format!("material {material} is no slice"));
+    }
+    let size = u64_at(16);
+    let per_block = u64::from(u32_at(24));
+    let count = u32_at(28) as usize;
+    if size != material.size()
+        || per_block != BLOCK_POSITIONS
+        || count as u64 != size.div_ceil(per_block)
+    {
+        return Err("sizes do not match the material".into());
+    }
+    let body = len - 8;
+    let table_end = HEADER + 8 * (count + 1);
+    if table_end > body || table_end > bytes.len() {
+        return Err("block table cut short".into());
+    }
+    let offsets: Vec<u64> = (0..=count).map(|i| u64_at(HEADER + 8 * i)).collect();
+    if offsets.windows(2).any(|w| w[0] > w[1]) || offsets[count] != (body - table_end) as u64 {
+        return Err("block table does not match the data (damaged or cut short)".into());
+    }
+    Ok((material, offsets))
+}
+
 /// A slice read from its file: the compressed blocks, each decompressed on first
 /// use and kept.
 pub struct SliceFile {
@@ -119,54 +200,46 @@ impl SliceFile {
             .map_err(|e| format!("{} is not a usable table: {e}", path.display()))
     }
 
+    /// Checks a slice's header and block table without reading the rest: the
+    /// material it holds and the file's length. What this cannot see (a changed
+    /// byte in the blocks) [`SliceFile::read`] finds by the checksum.
+    pub fn peek(path: &Path) -> Result<Material, String> {
+        let fail = |e: String| format!("{} is not a usable table: {e}", path.display());
+        let mut file =
+            File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let len = file
+            .metadata()
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .len();
+        let mut prefix = vec![0u8; HEADER.min(len as usize)];
+        file.read_exact(&mut prefix)
+            .map_err(|e| fail(e.to_string()))?;
+        if prefix.len() == HEADER {
+            let count = u32::from_le_bytes(prefix[28..32].try_into().unwrap()) as u64;
+            let table = (8 * (count + 1)).min(len.saturating_sub(HEADER as u64));
+            prefix.resize(HEADER + table as usize, 0);
+            file.read_exact(&mut prefix[HEADER..])
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        parse_header(&prefix, len as usize)
+            .map(|(material, _)| material)
+            .map_err(fail)
+    }
+
     fn parse(mut bytes: Vec<u8>) -> Result<SliceFile, String> {
-        if bytes.len() < HEADER + 16 || &bytes[..8] != MAGIC {
-            return Err("no endgame table (wrong magic tag or too short)".into());
+        // The checksum first: whatever byte is damaged, the message says so.
+        if bytes.len() >= HEADER + 16 && &bytes[..8] == MAGIC {
+            let body = bytes.len() - 8;
+            let stored = u64::from_le_bytes(bytes[body..].try_into().unwrap());
+            if checksum(&bytes[..body]) != stored {
+                return Err("checksum mismatch (damaged or cut short)".into());
+            }
         }
-        let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-        let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
-        let version = u32_at(&bytes, 8);
-        if version != VERSION {
-            return Err(format!(
-                "format version {version}, this Kroon reads {VERSION}"
-            ));
-        }
+        let (material, offsets) = parse_header(&bytes, bytes.len())?;
         let body = bytes.len() - 8;
-        if checksum(&bytes[..body]) != u64_at(&bytes, body) {
-            return Err("checksum mismatch (damaged or cut short)".into());
-        }
-        let material = Material {
-            white_men: bytes[12],
-            white_kings: bytes[13],
-            black_men: bytes[14],
-            black_kings: bytes[15],
-        };
-        let both_sides = material.white_men + material.white_kings > 0
-            && material.black_men + material.black_kings > 0;
-        if material.pieces() > super::index::MAX_PIECES || !both_sides {
-            return Err(format!("material {material} is no slice"));
-        }
-        let size = u64_at(&bytes, 16);
-        let per_block = u64::from(u32_at(&bytes, 24));
-        let count = u32_at(&bytes, 28) as usize;
-        if size != material.size()
-            || per_block != BLOCK_POSITIONS
-            || count as u64 != size.div_ceil(per_block)
-        {
-            return Err("sizes do not match the material".into());
-        }
-        let table_end = HEADER + 8 * (count + 1);
-        if table_end > body {
-            return Err("block table cut short".into());
-        }
-        let offsets: Vec<u64> = (0..=count)
-            .map(|i| u64_at(&bytes, HEADER + 8 * i))
-            .collect();
-        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets[count] != (body - table_end) as u64 {
-            return Err("block table does not match the data".into());
-        }
+        let count = offsets.len() - 1;
         bytes.truncate(body);
-        bytes.drain(..table_end);
+        bytes.drain(..HEADER + 8 * (count + 1));
         Ok(SliceFile {
             material,
             offsets,
@@ -178,21 +251,47 @@ impl SliceFile {
     /// The stored value at an index (a don't-care index gives some value).
     #[must_use]
     pub fn get(&self, index: u64) -> Wdl {
+        self.get_within(index, &BLOCK_CACHE)
+    }
+
+    /// [`SliceFile::get`], keeping decompressed blocks while `cache` has room; past
+    /// it a block is decompressed for the one probe and dropped, so a long session
+    /// with large tables stays within a known amount of memory.
+    fn get_within(&self, index: u64, cache: &BlockCache) -> Wdl {
         let block = (index / BLOCK_POSITIONS) as usize;
         let within = (index % BLOCK_POSITIONS) as usize;
-        let packed = self.blocks[block].get_or_init(|| {
-            let bytes = &self.data[self.offsets[block] as usize..self.offsets[block + 1] as usize];
-            let unpacked = (BLOCK_POSITIONS as usize) / 4;
-            // The checksum vouched for the bytes; a block that still fails to
-            // decompress reads as draws rather than bringing the engine down.
-            lz4_flex::block::decompress(bytes, unpacked)
-                .unwrap_or_else(|e| {
-                    log::error!("endgame table {} block {block}: {e}", self.material);
-                    vec![0; unpacked]
-                })
-                .into_boxed_slice()
-        });
-        decode((packed.get(within / 4).copied().unwrap_or(0) >> (2 * (within % 4))) & 3)
+        let read = |packed: &[u8]| {
+            decode((packed.get(within / 4).copied().unwrap_or(0) >> (2 * (within % 4))) & 3)
+        };
+        if let Some(packed) = self.blocks[block].get() {
+            return read(packed);
+        }
+        if cache.reserve() {
+            let mut made = false;
+            let packed = self.blocks[block].get_or_init(|| {
+                made = true;
+                self.decompress(block)
+            });
+            if !made {
+                // Another thread decompressed this block first and counted it.
+                cache.release();
+            }
+            read(packed)
+        } else {
+            read(&self.decompress(block))
+        }
+    }
+
+    fn decompress(&self, block: usize) -> Box<[u8]> {
+        let bytes = &self.data[self.offsets[block] as usize..self.offsets[block + 1] as usize];
+        // The checksum vouched for the bytes; a block that still fails to
+        // decompress reads as draws rather than bringing the engine down.
+        lz4_flex::block::decompress(bytes, UNPACKED_BLOCK)
+            .unwrap_or_else(|e| {
+                log::error!("endgame table {} block {block}: {e}", self.material);
+                vec![0; UNPACKED_BLOCK]
+            })
+            .into_boxed_slice()
     }
 
     /// Bytes the file takes on disk, about.
@@ -226,10 +325,22 @@ mod tests {
             .map(compress_block)
             .collect();
         let path = write(&dir, m, &blocks).unwrap();
+        assert_eq!(SliceFile::peek(&path).unwrap(), m);
         let file = SliceFile::read(&path).unwrap();
         for (i, &v) in values.iter().enumerate() {
             assert_eq!(encode(file.get(i as u64)), v);
         }
+        // With no room to keep blocks, each probe decompresses its block alone.
+        let uncached = SliceFile::read(&path).unwrap();
+        let full = BlockCache {
+            used: AtomicUsize::new(0),
+            limit: 0,
+        };
+        for (i, &v) in values.iter().enumerate() {
+            assert_eq!(encode(uncached.get_within(i as u64, &full)), v);
+        }
+        assert_eq!(full.used.load(Ordering::Relaxed), 0);
+        assert!(uncached.blocks.iter().all(|b| b.get().is_none()));
         // One byte changed, or the file cut short: refused, naming the file.
         let mut bytes = std::fs::read(&path).unwrap();
         let mid = bytes.len() / 2;
@@ -242,6 +353,7 @@ mod tests {
         );
         std::fs::write(&path, &bytes[..mid]).unwrap();
         assert!(SliceFile::read(&path).is_err());
+        assert!(SliceFile::peek(&path).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
