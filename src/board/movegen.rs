@@ -95,7 +95,14 @@ pub fn generate(pos: &Position, out: &mut Vec<Move>) {
 #[must_use]
 #[inline]
 pub fn has_capture(pos: &Position) -> bool {
-    let side = pos.side_to_move();
+    side_can_capture(pos, pos.side_to_move())
+}
+
+/// Whether `side` could capture if it were its move: for the side to move, whether
+/// it must capture; for the other side, whether it threatens to.
+#[must_use]
+#[inline]
+pub fn side_can_capture(pos: &Position, side: Side) -> bool {
     let us = pos.side_bits(side);
     let them = pos.side_bits(side.opponent());
     let empty = pos.empty().0;

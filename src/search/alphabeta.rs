@@ -8,7 +8,9 @@ use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::threads::Control;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::draw::{is_repeated, DrawClock};
-use crate::board::movegen::{generate, generate_captures, generate_quiet, has_capture};
+use crate::board::movegen::{
+    generate, generate_captures, generate_quiet, has_capture, side_can_capture,
+};
 use crate::board::{Key, Move, Position, Side};
 use crate::egdb::{Tables, Wdl};
 use crate::eval::Evaluator;
@@ -91,6 +93,10 @@ const ASPIRATION_GIVE_UP: i32 = 600;
 /// table's bound) has cut off often lately: late-move reductions take a ply less from it.
 /// Chosen with the move ordering's packed keys, untuned since.
 const GOOD_HISTORY: i32 = 2000;
+
+/// At the horizon, a threatened capture is looked into (see [`Worker::parry`])
+/// unless the static score beats beta by more than this (hundredths of a man).
+const THREAT_MARGIN: i32 = 100;
 
 /// What one completed iteration found.
 #[derive(Clone, Debug)]
@@ -1092,11 +1098,18 @@ impl<'a> Worker<'a> {
             let stand = Score(self.eval.evaluate(pos));
             if capture
                 || !offer_exchanges
-                || stand >= beta
                 || pos.king_bits() != 0
                 || ply >= MAX_PLY - 3
                 || self.stopped
             {
+                return stand;
+            }
+            if stand.0 < beta.0 + THREAT_MARGIN
+                && side_can_capture(pos, pos.side_to_move().opponent())
+            {
+                return self.parry(pos, alpha, beta, ply);
+            }
+            if stand >= beta {
                 return stand;
             }
             return self.exchanges(pos, alpha, beta, ply, stand);
@@ -1142,6 +1155,20 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        best
+    }
+
+    /// A quiet position at the horizon, without kings, where the opponent threatens
+    /// a capture: the static score would count the piece as safe, so the side to
+    /// move may not stand on it, but must play one of its moves, after which the
+    /// captures still pending are played out.
+    fn parry(&mut self, pos: &Position, alpha: Score, beta: Score, ply: usize) -> Score {
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        // No capture is pending here: the quiet moves are the legal ones.
+        moves.clear();
+        generate_quiet(pos, &mut moves);
+        let best = self.play_out(pos, &moves, false, alpha, beta, ply, -Score::INFINITE);
+        self.frames[ply].moves = moves;
         best
     }
 
