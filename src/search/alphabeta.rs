@@ -1225,6 +1225,28 @@ mod tests {
     }
 
     #[test]
+    fn the_horizon_meets_a_threat_it_cannot_parry() {
+        // White to move, quiet: Black threatens 22x33 and 23x32, and no White move
+        // stops both. Standing pat would count the man on 28 as safe.
+        let pos = Position::from_fen("W:W28,46:B17,19,22,23").unwrap();
+        assert!(!has_capture(&pos));
+        let tt = TranspositionTable::new(1);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40);
+        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
+        let horizon = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, true);
+        let stand = Evaluator::Hand.evaluate(&pos);
+        assert!(horizon.0 <= stand - 80, "{} against {stand}", horizon.0);
+        // A threat that one move parries (37-32 covers the square behind 28) costs
+        // nothing, and deeper in the quiescence search threats are not looked at.
+        let parried = Position::from_fen("W:W28,37:B19,23").unwrap();
+        assert!(!has_capture(&parried));
+        let horizon = worker.quiescence(&parried, -Score::INFINITE, Score::INFINITE, 0, true);
+        assert!(horizon.0 >= Evaluator::Hand.evaluate(&parried) - 40);
+        let inner = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, false);
+        assert_eq!(inner.0, stand);
+    }
+
+    #[test]
     fn a_repetition_in_the_search_is_a_draw() {
         // Kings and men for both sides, so no ending rule applies; White is well ahead.
         let mut game = Game::from_fen("W:WK26,33,34,35,39,40:BK5,18").unwrap();
