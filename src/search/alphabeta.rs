@@ -1231,7 +1231,7 @@ mod tests {
         let pos = Position::from_fen("W:W28,46:B17,19,22,23").unwrap();
         assert!(!has_capture(&pos));
         let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze);
         let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
         let horizon = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, true);
         let stand = Evaluator::Hand.evaluate(&pos);
