@@ -1203,25 +1203,32 @@ mod tests {
     use crate::game::Game;
     use crate::search::{GoMode, Limit};
 
+    /// The quiescence score of `pos` with a full window, at the horizon or deeper.
+    fn quiescence_score(pos: &Position, at_horizon: bool) -> i32 {
+        let tt = TranspositionTable::new(1);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze);
+        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
+        worker
+            .quiescence(pos, -Score::INFINITE, Score::INFINITE, 0, at_horizon)
+            .0
+    }
+
     #[test]
     fn the_horizon_sees_a_shot_that_starts_with_an_offer() {
         // White to move, quiet: after 38-32 Black's only move is 26x17, and White takes
         // three with 32x21. Standing pat misses the two men won.
         let pos = Position::from_fen("W:W21,25,37,38:B18,24,26,28").unwrap();
         assert!(!has_capture(&pos));
-        let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze);
-        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
-        let horizon = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, true);
+        let horizon = quiescence_score(&pos, true);
         let stand = Evaluator::Hand.evaluate(&pos);
-        assert!(horizon.0 >= stand + 100, "{} against {stand}", horizon.0);
+        assert!(horizon >= stand + 100, "{horizon} against {stand}");
         // Deeper in the quiescence search, and with kings on the board, no offers.
-        let inner = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, false);
-        assert_eq!(inner.0, stand);
+        let inner = quiescence_score(&pos, false);
+        assert_eq!(inner, stand);
         let kings = Position::from_fen("W:W21,25,37,38,K46:B18,24,26,28").unwrap();
         assert!(!has_capture(&kings));
-        let horizon = worker.quiescence(&kings, -Score::INFINITE, Score::INFINITE, 0, true);
-        assert_eq!(horizon.0, Evaluator::Hand.evaluate(&kings));
+        let horizon = quiescence_score(&kings, true);
+        assert_eq!(horizon, Evaluator::Hand.evaluate(&kings));
     }
 
     #[test]
@@ -1230,20 +1237,17 @@ mod tests {
         // stops both. Standing pat would count the man on 28 as safe.
         let pos = Position::from_fen("W:W28,46:B17,19,22,23").unwrap();
         assert!(!has_capture(&pos));
-        let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze);
-        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
-        let horizon = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, true);
+        let horizon = quiescence_score(&pos, true);
         let stand = Evaluator::Hand.evaluate(&pos);
-        assert!(horizon.0 <= stand - 80, "{} against {stand}", horizon.0);
+        assert!(horizon <= stand - 80, "{horizon} against {stand}");
         // A threat that one move parries (37-32 covers the square behind 28) costs
         // nothing, and deeper in the quiescence search threats are not looked at.
         let parried = Position::from_fen("W:W28,37:B19,23").unwrap();
         assert!(!has_capture(&parried));
-        let horizon = worker.quiescence(&parried, -Score::INFINITE, Score::INFINITE, 0, true);
-        assert!(horizon.0 >= Evaluator::Hand.evaluate(&parried) - 40);
-        let inner = worker.quiescence(&pos, -Score::INFINITE, Score::INFINITE, 0, false);
-        assert_eq!(inner.0, stand);
+        let horizon = quiescence_score(&parried, true);
+        assert!(horizon >= Evaluator::Hand.evaluate(&parried) - 40);
+        let inner = quiescence_score(&pos, false);
+        assert_eq!(inner, stand);
     }
 
     #[test]
