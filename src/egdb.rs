@@ -99,10 +99,7 @@ impl Slot {
                     }
                 });
                 checked
-                    .map_err(|e| {
-                        log::error!("endgame table not used: {e}");
-                        eprintln!("kroon: endgame table not used: {e}");
-                    })
+                    .map_err(|e| eprintln!("kroon: endgame table not used: {e}"))
                     .ok()
             })
             .as_ref()
