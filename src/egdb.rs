@@ -21,7 +21,8 @@ use file::SliceFile;
 use index::Material;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// A game value for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
@@ -77,32 +78,71 @@ struct Slot {
     material: Material,
     /// The file's size, about.
     bytes: usize,
-    file: OnceLock<Option<SliceFile>>,
+    /// Shared with the thread that reads it in the background, if one does.
+    file: Arc<OnceLock<Option<SliceFile>>>,
+    /// A background read was started.
+    reading: AtomicBool,
+}
+
+/// A slice's file, read and checked; a file that turns out damaged is named on
+/// stderr (once: the caller keeps the outcome) and then treated as absent, so the
+/// search goes on without it.
+fn read_slot(path: &Path, material: Material) -> Option<SliceFile> {
+    let checked = SliceFile::read(path).and_then(|slice| {
+        if slice.material == material {
+            Ok(slice)
+        } else {
+            Err(format!(
+                "{} holds slice {}, not {material}",
+                path.display(),
+                slice.material
+            ))
+        }
+    });
+    checked
+        .map_err(|e| eprintln!("kroon: endgame table not used: {e}"))
+        .ok()
 }
 
 impl Slot {
-    /// The slice, read now if not yet; a file that turns out damaged is named on
-    /// stderr once and then treated as absent, so the search goes on without it.
+    fn new(path: PathBuf, material: Material, bytes: usize, file: Option<SliceFile>) -> Slot {
+        Slot {
+            path,
+            material,
+            bytes,
+            file: Arc::new(file.map_or_else(OnceLock::new, |f| OnceLock::from(Some(f)))),
+            reading: AtomicBool::new(false),
+        }
+    }
+
+    /// The slice, read now if not yet.
     fn file(&self) -> Option<&SliceFile> {
         self.file
-            .get_or_init(|| {
-                let checked = SliceFile::read(&self.path).and_then(|slice| {
-                    if slice.material == self.material {
-                        Ok(slice)
-                    } else {
-                        Err(format!(
-                            "{} holds slice {}, not {}",
-                            self.path.display(),
-                            slice.material,
-                            self.material
-                        ))
-                    }
-                });
-                checked
-                    .map_err(|e| eprintln!("kroon: endgame table not used: {e}"))
-                    .ok()
-            })
+            .get_or_init(|| read_slot(&self.path, self.material))
             .as_ref()
+    }
+
+    /// The slice if it has been read; if not, None, and the file is read on a
+    /// thread of its own, so that a search on the clock never waits for a disk
+    /// (a 6-piece file of 24 MB read and checked takes a few tenths of a second on
+    /// a busy machine, which a move with one second left does not have).
+    fn file_if_read(&self) -> Option<&SliceFile> {
+        if let Some(file) = self.file.get() {
+            return file.as_ref();
+        }
+        if !self.reading.swap(true, Ordering::Relaxed) {
+            let (cell, path, material) = (Arc::clone(&self.file), self.path.clone(), self.material);
+            let started = std::thread::Builder::new()
+                .name("egdb-read".into())
+                .spawn(move || {
+                    cell.get_or_init(|| read_slot(&path, material));
+                });
+            if started.is_err() {
+                // No thread to be had: the next probe tries again.
+                self.reading.store(false, Ordering::Relaxed);
+            }
+        }
+        None
     }
 }
 
@@ -116,6 +156,9 @@ pub struct Tables {
     bytes: usize,
     /// Every slice of up to this many pieces is here.
     complete: u32,
+    /// Slices not yet read are read on a thread of their own, and are unknown
+    /// until then (see [`Tables::read_in_background`]).
+    background_reads: bool,
 }
 
 impl fmt::Debug for Tables {
@@ -134,6 +177,7 @@ impl Tables {
             count: 0,
             bytes: 0,
             complete: 1,
+            background_reads: false,
         }
     }
 
@@ -163,12 +207,7 @@ impl Tables {
                         ));
                     }
                     let bytes = std::fs::metadata(&path).map_or(0, |meta| meta.len());
-                    tables.insert_slot(Slot {
-                        path,
-                        material,
-                        bytes: bytes as usize,
-                        file: OnceLock::new(),
-                    });
+                    tables.insert_slot(Slot::new(path, material, bytes as usize, None));
                 } else if path.exists() {
                     let slice = SliceFile::read(&path)?;
                     if slice.material != m {
@@ -187,12 +226,12 @@ impl Tables {
 
     /// Adds a slice read from its file.
     pub fn insert(&mut self, slice: SliceFile) {
-        self.insert_slot(Slot {
-            path: self.dir.join(slice.material.file_name()),
-            material: slice.material,
-            bytes: slice.compressed_bytes(),
-            file: OnceLock::from(Some(slice)),
-        });
+        self.insert_slot(Slot::new(
+            self.dir.join(slice.material.file_name()),
+            slice.material,
+            slice.compressed_bytes(),
+            Some(slice),
+        ));
     }
 
     fn insert_slot(&mut self, slice: Slot) {
@@ -216,6 +255,14 @@ impl Tables {
     #[must_use]
     pub fn complete_pieces(&self) -> u32 {
         self.complete
+    }
+
+    /// From now on a probe never waits for a slice's file to be read: a slice not
+    /// yet read is read on a thread of its own, and its positions are unknown until
+    /// it is. For the search, whose moves are on a clock; the builder and `egdb
+    /// probe` wait, to answer every position they can.
+    pub fn read_in_background(&mut self) {
+        self.background_reads = true;
     }
 
     /// Whether no slice is here.
@@ -289,7 +336,12 @@ impl Tables {
         if m.pieces() > index::MAX_PIECES {
             return None;
         }
-        let slice = self.slices[m.slot()].as_ref()?.file()?;
+        let slot = self.slices[m.slot()].as_ref()?;
+        let slice = if self.background_reads {
+            slot.file_if_read()?
+        } else {
+            slot.file()?
+        };
         Some(slice.get(m.index(&pos)))
     }
 
@@ -379,6 +431,30 @@ mod tests {
         // The slices probed are read now; the others still wait.
         assert!(
             later.describe().contains("(8 slices,"),
+            "{}",
+            later.describe()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_search_never_waits_for_a_slice_read_in_the_background() {
+        let dir = built("background");
+        let now = Tables::open_reading(&dir, 3, 3).unwrap();
+        let mut later = Tables::open_reading(&dir, 3, 2).unwrap();
+        later.read_in_background();
+        let pos = Position::from_fen("W:WK46,K1:BK5").unwrap();
+        // Unknown at first: the file is being read on a thread of its own.
+        assert_eq!(later.probe(&pos), None);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while later.probe(&pos).is_none() {
+            assert!(std::time::Instant::now() < deadline, "never read");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(later.probe(&pos), now.probe(&pos));
+        // 2 pieces were read when opened; one 3-piece slice since.
+        assert!(
+            later.describe().contains("(11 slices,"),
             "{}",
             later.describe()
         );

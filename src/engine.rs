@@ -80,7 +80,8 @@ impl Endgame {
         let dir = dir.or_else(crate::egdb::default_dir);
         let tables = match &dir {
             Some(path) if pieces >= 2 => {
-                let tables = Tables::open(path, pieces)?;
+                let mut tables = Tables::open(path, pieces)?;
+                tables.read_in_background();
                 // Loaded tables are named on stderr; a folder without any only in the
                 // log (`RUST_LOG=info`): front ends that read stderr expect their own
                 // first line there.
