@@ -316,46 +316,63 @@ impl Unit<'_> {
         let passed = AtomicU64::new(0);
         for (slot, states) in self.states.iter().enumerate() {
             let m = self.materials[slot];
-            let target = self.slot(m.swapped());
+            let before_m = m.swapped();
+            let cells = &self.states[self.slot(before_m)];
+            let before_index = Cursor::new(before_m);
+            let next = 1 - parity;
             (0..states.len())
                 .into_par_iter()
                 .with_min_len(1 << 14)
-                .for_each(|index| {
-                    let state = states[index].load(Relaxed);
-                    let won = state == WIN_NEW[parity];
-                    if !won && state != LOSS_NEW[parity] {
-                        return;
-                    }
-                    states[index].store(if won { WIN_DONE } else { LOSS_DONE }, Relaxed);
-                    passed.fetch_add(1, Relaxed);
-                    let pos = m
-                        .position(index as u64)
-                        .expect("decided positions are valid");
-                    let next = 1 - parity;
-                    for_each_predecessor(&pos.flipped_unkeyed(), |before| {
-                        let cell = &self.states[target][m.swapped().index(&before) as usize];
-                        if won {
-                            // One more successor won for the opponent.
-                            let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
-                                if c >= DECIDED || c & !DRAW_MARK == 0 {
-                                    None
-                                } else if c & !DRAW_MARK == 1 {
-                                    Some(if c & DRAW_MARK != 0 {
-                                        DRAW
-                                    } else {
-                                        LOSS_NEW[next]
-                                    })
-                                } else {
-                                    Some(c - 1)
-                                }
-                            });
-                        } else {
-                            let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
-                                (c < DECIDED).then_some(WIN_NEW[next])
-                            });
+                .for_each_init(
+                    || (Cursor::new(m), Vec::new()),
+                    |(cursor, predecessors), index| {
+                        let state = states[index].load(Relaxed);
+                        let won = state == WIN_NEW[parity];
+                        if !won && state != LOSS_NEW[parity] {
+                            return;
                         }
-                    });
-                });
+                        states[index].store(if won { WIN_DONE } else { LOSS_DONE }, Relaxed);
+                        passed.fetch_add(1, Relaxed);
+                        let pos = cursor
+                            .position(index as u64)
+                            .expect("decided positions are valid");
+                        predecessors.clear();
+                        for_each_predecessor(&pos.flipped_unkeyed(), |before| {
+                            predecessors.push(before_index.index(&before) as usize);
+                        });
+                        // Plain loads first, which the processor overlaps, to find the
+                        // predecessors still waiting: the atomic updates below then
+                        // find their cells in the cache rather than waiting for memory
+                        // one after another.
+                        predecessors.retain(|&at| {
+                            let c = cells[at].load(Relaxed);
+                            c < DECIDED && (!won || c & !DRAW_MARK != 0)
+                        });
+                        for &at in predecessors.iter() {
+                            let cell = &cells[at];
+                            if won {
+                                // One more successor won for the opponent.
+                                let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
+                                    if c >= DECIDED || c & !DRAW_MARK == 0 {
+                                        None
+                                    } else if c & !DRAW_MARK == 1 {
+                                        Some(if c & DRAW_MARK != 0 {
+                                            DRAW
+                                        } else {
+                                            LOSS_NEW[next]
+                                        })
+                                    } else {
+                                        Some(c - 1)
+                                    }
+                                });
+                            } else {
+                                let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
+                                    (c < DECIDED).then_some(WIN_NEW[next])
+                                });
+                            }
+                        }
+                    },
+                );
         }
         passed.into_inner()
     }
@@ -373,7 +390,11 @@ impl Unit<'_> {
                 let end = (start + BLOCK_POSITIONS as usize).min(states.len());
                 let mut values = Vec::with_capacity(end - start);
                 let mut moves = Vec::new();
+                let mut inside = Vec::new();
                 let mut cursor = Cursor::new(m);
+                // A quiet move keeps the material, which the flip swaps.
+                let after = Cursor::new(m.swapped());
+                let after_states = &self.states[self.slot(m.swapped())];
                 let mut last = 0;
                 for (index, state) in states.iter().enumerate().take(end).skip(start) {
                     let stored = final_value(state.load(Relaxed));
@@ -382,7 +403,9 @@ impl Unit<'_> {
                         continue;
                     };
                     generate(&pos, &mut moves);
-                    if self.recomputed(&pos, &moves) != value && bad.fetch_add(1, Relaxed) == 0 {
+                    if self.recomputed(&pos, &moves, (&after, after_states), &mut inside) != value
+                        && bad.fetch_add(1, Relaxed) == 0
+                    {
                         log::error!("egdb: {} is not {value}", pos.to_fen());
                     }
                     // A capture pending is played out by the probe: its value is
@@ -403,20 +426,43 @@ impl Unit<'_> {
         }
     }
 
-    /// A position's value from its successors' values as they now stand.
-    fn recomputed(&self, pos: &Position, moves: &[Move]) -> Wdl {
+    /// A position's value from its successors' values as they now stand: those in
+    /// the unit are in `after`'s slice, with those states. A win is the best there
+    /// is, so the first successor lost for the opponent settles it: the value is
+    /// the same as from every successor.
+    fn recomputed(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        (after, states): (&Cursor, &[AtomicU8]),
+        inside: &mut Vec<usize>,
+    ) -> Wdl {
         let mut best = Wdl::Loss;
+        inside.clear();
         for &mv in moves {
             let child = pos.play_unkeyed(mv);
-            let theirs = if stays(pos, mv, &child) {
-                let flipped = child.flipped_unkeyed();
-                let cm = Material::of(&flipped);
-                let state = self.states[self.slot(cm)][cm.index(&flipped) as usize].load(Relaxed);
-                final_value(state).unwrap_or(Wdl::Draw)
-            } else {
-                self.outside(&child)
-            };
+            if stays(pos, mv, &child) {
+                inside.push(after.index(&child.flipped_unkeyed()) as usize);
+            }
+        }
+        // The successors in the unit first: their states are loaded one after
+        // another without waiting, so the processor fetches them from memory
+        // together.
+        for &at in inside.iter() {
+            let theirs = final_value(states[at].load(Relaxed)).unwrap_or(Wdl::Draw);
             best = best.max(theirs.negated());
+        }
+        if best == Wdl::Win {
+            return best;
+        }
+        for &mv in moves {
+            let child = pos.play_unkeyed(mv);
+            if !stays(pos, mv, &child) {
+                best = best.max(self.outside(&child).negated());
+                if best == Wdl::Win {
+                    return best;
+                }
+            }
         }
         best
     }

@@ -175,17 +175,7 @@ impl Material {
     pub fn index(self, pos: &Position) -> u64 {
         debug_assert_eq!(pos.side_to_move(), Side::White);
         debug_assert_eq!(Material::of(pos), self);
-        let white_men = dense(pos.men(Side::White).0);
-        let black_men = dense(pos.men(Side::Black).0);
-        let white_kings = dense(pos.kings(Side::White).0);
-        let black_kings = dense(pos.kings(Side::Black).0);
-        let men = white_men | black_men;
-        let [_, r1, r2, r3] = self.radices();
-        let wm = rank(white_men >> 5);
-        let bm = rank(black_men);
-        let wk = rank(compress(white_kings, men));
-        let bk = rank(compress(black_kings, men | white_kings));
-        ((wm * r1 + bm) * r2 + wk) * r3 + bk
+        index_with(self.radices(), pos)
     }
 
     /// The position (White to move) at an index, or None where the men of both
@@ -199,6 +189,7 @@ impl Material {
 
 /// Turns indices of one slice into positions, faster when they come in order: the
 /// parts of the index that did not change since the last one are not decoded again.
+/// It also turns positions into indices, without working out the radices each time.
 pub struct Cursor {
     material: Material,
     radices: [u64; 4],
@@ -225,6 +216,15 @@ impl Cursor {
             men_valid: false,
             white_kings: 0,
         }
+    }
+
+    /// The index of a position: see [`Material::index`].
+    #[must_use]
+    #[inline]
+    pub fn index(&self, pos: &Position) -> u64 {
+        debug_assert_eq!(pos.side_to_move(), Side::White);
+        debug_assert_eq!(Material::of(pos), self.material);
+        index_with(self.radices, pos)
     }
 
     /// The position at an index: see [`Material::position`].
@@ -263,6 +263,23 @@ impl Cursor {
             Side::White,
         ))
     }
+}
+
+/// [`Material::index`] given the material's radices.
+#[inline]
+fn index_with(radices: [u64; 4], pos: &Position) -> u64 {
+    let white = dense(pos.pieces(Side::White).0);
+    let black = dense(pos.pieces(Side::Black).0);
+    let kings = dense(pos.king_bits());
+    let (white_men, white_kings) = (white & !kings, white & kings);
+    let (black_men, black_kings) = (black & !kings, black & kings);
+    let men = white_men | black_men;
+    let [_, r1, r2, r3] = radices;
+    let wm = rank(white_men >> 5);
+    let bm = rank(black_men);
+    let wk = rank(compress(white_kings, men));
+    let bk = rank(compress(black_kings, men | white_kings));
+    ((wm * r1 + bm) * r2 + wk) * r3 + bk
 }
 
 impl std::str::FromStr for Material {
