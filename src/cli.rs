@@ -270,6 +270,12 @@ pub struct SelfplayArgs {
     /// weights file.
     #[arg(long, default_value = "learned")]
     pub eval: String,
+    /// Endgame tables (a folder, as `kroon egdb build` writes it): the players probe
+    /// them, and a game ends as soon as it has no more pieces than they hold
+    /// complete, with their value as its result. The piece count is part of the
+    /// run: the same seed with and without tables are two runs.
+    #[arg(long)]
+    pub tables: Option<std::path::PathBuf>,
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -312,9 +318,31 @@ fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
         shards,
         threads: threads.max(1),
         evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
+        tables: match &args.tables {
+            Some(dir) => Some(std::sync::Arc::new(selfplay_tables(dir)?)),
+            None => None,
+        },
         progress: !args.quiet,
     };
     crate::training::selfplay::run(&config)
+}
+
+/// The tables a self-play run ends its games by: complete to some piece count.
+fn selfplay_tables(dir: &std::path::Path) -> Result<crate::egdb::Tables, String> {
+    let tables = crate::egdb::Tables::open(dir, crate::egdb::index::MAX_PIECES)?;
+    if tables.complete_pieces() < 2 {
+        return Err(format!(
+            "--tables {}: no complete piece count of endgame tables there (build them with `kroon egdb build --pieces 4 --dir {}`)",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    eprintln!(
+        "kroon: games end by the tables of up to {} pieces: {}",
+        tables.complete_pieces(),
+        tables.describe()
+    );
+    Ok(tables)
 }
 
 #[derive(clap::Args, Debug)]

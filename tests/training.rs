@@ -207,3 +207,68 @@ fn damaged_files_are_refused_with_a_message() {
     assert!(text(&out.stderr).contains("--shard"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// With `--tables`, a game ends as soon as it reaches the tables: no kept position
+/// has as few pieces as they hold, the run's header says which tables, and a
+/// folder without tables is refused.
+#[test]
+fn selfplay_ends_games_by_the_tables() {
+    let dir = scratch("tables");
+    let tables = dir.join("egdb");
+    let built = kroon(&[
+        "egdb",
+        "build",
+        "--pieces",
+        "3",
+        "--dir",
+        tables.to_str().unwrap(),
+    ]);
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    // Two kings against two men, and a king and a man against two men: quiet
+    // positions of 4 pieces that reach 3 when a man is taken.
+    let openings = dir.join("endings.fen");
+    std::fs::write(&openings, "W:WK46,K50:B5,10\nW:WK48,39:B12,17\n").unwrap();
+    let data = dir.join("t.bin");
+    let out = selfplay(
+        &data,
+        &[
+            "--games",
+            "4",
+            "--random-plies",
+            "0",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--tables",
+            tables.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("up to 3 pieces"),
+        "{}",
+        text(&out.stderr)
+    );
+    let bytes = std::fs::read(&data).unwrap();
+    assert_eq!(&bytes[..8], b"KROONPOS");
+    assert_eq!(bytes[12], 3, "the header names the tables");
+    let records: Vec<&[u8]> = bytes.chunks(32).skip(1).collect();
+    assert!(!records.is_empty());
+    for r in &records {
+        let pieces = (u64::from_le_bytes(r[..8].try_into().unwrap())
+            | u64::from_le_bytes(r[8..16].try_into().unwrap()))
+        .count_ones();
+        assert!(pieces > 3, "a position the tables hold was played on");
+    }
+
+    let out = selfplay(
+        &dir.join("u.bin"),
+        &["--tables", dir.join("none").to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no complete piece count"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,7 +12,8 @@
 //! | 0-7 | magic `KROONPOS` |
 //! | 8-9 | format version (1) |
 //! | 10-11 | block size (32) |
-//! | 12-15 | reserved (0) |
+//! | 12 | the endgame tables' piece count the games were ended by (0: none; see `kroon selfplay --tables`) |
+//! | 13-15 | reserved (0) |
 //! | 16-23 | the run's seed |
 //! | 24-25, 26-27 | shard index and shard count |
 //! | 28-31 | nodes per move |
@@ -48,6 +49,9 @@ pub struct RunHeader {
     pub shard: u16,
     pub shards: u16,
     pub nodes: u32,
+    /// Games were ended as soon as they reached the endgame tables, of up to this
+    /// many pieces (0: no tables): a run with tables is another run.
+    pub tables: u8,
 }
 
 /// A game's result for one side.
@@ -110,6 +114,7 @@ impl RunHeader {
         b[..8].copy_from_slice(MAGIC);
         b[8..10].copy_from_slice(&VERSION.to_le_bytes());
         b[10..12].copy_from_slice(&(BLOCK as u16).to_le_bytes());
+        b[12] = self.tables;
         b[16..24].copy_from_slice(&self.seed.to_le_bytes());
         b[24..26].copy_from_slice(&self.shard.to_le_bytes());
         b[26..28].copy_from_slice(&self.shards.to_le_bytes());
@@ -155,6 +160,7 @@ impl Block {
                 shard: u16::from_le_bytes([b[24], b[25]]),
                 shards: u16::from_le_bytes([b[26], b[27]]),
                 nodes: u32::from_le_bytes(b[28..32].try_into().expect("4 bytes")),
+                tables: b[12],
             }));
         }
         let white = from_plain_bits(word(b, 0))?;
@@ -255,6 +261,7 @@ mod tests {
             shard: 3,
             shards: 8,
             nodes: 4000,
+            tables: 5,
         };
         assert_eq!(Block::decode(&header.encode()), Ok(Block::Header(header)));
         let position: Position = "B:WK3,31,40:B1,K45,20".parse().unwrap();
@@ -275,6 +282,7 @@ mod tests {
             shard: 0,
             shards: 1,
             nodes: 1,
+            tables: 0,
         }
         .encode();
         b[8] = 9;

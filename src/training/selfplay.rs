@@ -11,9 +11,10 @@
 use super::data::{Outcome, Record, RunHeader, BLOCK, SCORE_LIMIT};
 use crate::board::movegen::has_capture;
 use crate::board::{Position, Side};
+use crate::egdb::{Tables, Wdl};
 use crate::engine::{Engine, EngineOptions, Limit, Score};
 use crate::eval::Evaluator;
-use crate::game::{Game, GameResult};
+use crate::game::Game;
 use crate::random::Rng;
 use std::collections::HashSet;
 use std::io::Write;
@@ -44,7 +45,36 @@ pub struct SelfplayConfig {
     pub shards: u16,
     pub threads: usize,
     pub evaluator: Evaluator,
+    /// Endgame tables complete to some piece count: the players' searches probe
+    /// them, and a game ends as soon as it reaches them, with their value as its
+    /// result (the true result of the ending, not the one a few thousand nodes a
+    /// move would reach, and no time spent playing it out). None: no tables.
+    pub tables: Option<Arc<Tables>>,
     pub progress: bool,
+}
+
+impl SelfplayConfig {
+    /// Positions of up to this many pieces end a game by the tables (0: none).
+    /// Only complete piece counts, all read when the tables were opened, so a game
+    /// is the same game whichever slices a folder holds beyond them.
+    fn table_pieces(&self) -> u32 {
+        self.tables.as_ref().map_or(0, |t| t.complete_pieces())
+    }
+}
+
+/// The result the tables give a game that has reached them: the winner, or None
+/// for a draw.
+fn table_result(tables: &Tables, pieces: u32, game: &Game) -> Option<Option<Side>> {
+    let pos = game.position();
+    if pos.occupied().count() > pieces {
+        return None;
+    }
+    let side = pos.side_to_move();
+    Some(match tables.probe(pos)? {
+        Wdl::Win => Some(side),
+        Wdl::Draw => None,
+        Wdl::Loss => Some(side.opponent()),
+    })
 }
 
 /// Neither side has a capture: the evaluation is trained on such positions only,
@@ -77,20 +107,31 @@ fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<R
     }
     engine.new_game();
     let mut kept: Vec<(Position, i16, usize)> = Vec::new();
-    let result = loop {
-        if let Some(result) = game.result() {
+    let pieces = config.table_pieces();
+    // The winner, None for a draw.
+    let winner = loop {
+        if game.is_over() {
+            break game.winner();
+        }
+        if let Some(result) = config
+            .tables
+            .as_deref()
+            .and_then(|t| table_result(t, pieces, &game))
+        {
             break result;
         }
         if game.moves().len() >= MAX_PLIES {
-            break GameResult::Draw(crate::game::DrawReason::TwentyFiveMoves);
+            break None;
         }
         let jitter = NODE_JITTER.0 + (NODE_JITTER.1 - NODE_JITTER.0) * rng.unit();
         let nodes = (f64::from(config.nodes) * jitter).max(1.0) as u64;
         let found = engine.search_blocking(&game, Limit::Nodes(nodes));
         let Some(mv) = found.best_move else {
-            break game
-                .result()
-                .unwrap_or(GameResult::Win(game.side_to_move().opponent()));
+            break if game.is_over() {
+                game.winner()
+            } else {
+                Some(game.side_to_move().opponent())
+            };
         };
         let pos = *game.position();
         // A forced move is played without a search (depth 0): no score to keep.
@@ -102,10 +143,10 @@ fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<R
     kept.into_iter()
         .map(|(position, score, ply)| Record {
             position,
-            outcome: match result {
-                GameResult::Draw(_) => Outcome::Draw,
-                GameResult::Win(side) if side == position.side_to_move() => Outcome::Win,
-                GameResult::Win(_) => Outcome::Loss,
+            outcome: match winner {
+                None => Outcome::Draw,
+                Some(side) if side == position.side_to_move() => Outcome::Win,
+                Some(_) => Outcome::Loss,
             },
             ply: ply.min(255) as u8,
             score,
@@ -188,6 +229,7 @@ fn open_output(config: &SelfplayConfig) -> Result<(Vec<u64>, std::fs::File), Str
         shard: config.shard,
         shards: config.shards,
         nodes: config.nodes,
+        tables: config.table_pieces() as u8,
     };
     let (done, keep_bytes) = finished_games(config, header)?;
     let todo: Vec<u64> = (0..config.games)
@@ -238,6 +280,11 @@ fn start_players(
                     hash_mb: HASH_MB,
                 });
                 engine.set_evaluator(config.evaluator.clone());
+                engine.set_endgame(crate::engine::Endgame {
+                    dir: None,
+                    pieces: config.table_pieces(),
+                    tables: config.tables.clone(),
+                });
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&number) = todo.get(i) else { break };
@@ -326,5 +373,31 @@ mod tests {
         let r: Position = "W:W28,40:B23,19,5".parse().unwrap();
         assert!(!has_capture(&r));
         assert!(!is_quiet(&r));
+    }
+
+    #[test]
+    fn the_tables_name_the_winner_whoever_is_to_move() {
+        let dir =
+            std::env::temp_dir().join(format!("kroon-selfplay-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        crate::egdb::build::build(&crate::egdb::build::BuildConfig {
+            dir: dir.clone(),
+            pieces: 3,
+            progress: false,
+            only: None,
+        })
+        .unwrap();
+        let tables = Tables::open(&dir, 3).unwrap();
+        let result = |fen: &str| table_result(&tables, 3, &Game::from_fen(fen).unwrap());
+        // Two kings against a man: White wins, with either side to move.
+        assert_eq!(result("W:WK46,K50:B5"), Some(Some(Side::White)));
+        assert_eq!(result("B:WK46,K50:B5"), Some(Some(Side::White)));
+        // And the colours swapped.
+        assert_eq!(result("W:W46:BK5,K1"), Some(Some(Side::Black)));
+        // A king against two men on the edge: a draw.
+        assert_eq!(result("W:WK47:B44,45"), Some(None));
+        // More pieces than the tables hold: the game goes on.
+        assert_eq!(result("W:WK47,K1:B44,45"), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
