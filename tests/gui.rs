@@ -247,7 +247,13 @@ fn bad_requests_get_clear_answers_and_the_server_keeps_running() {
         let message = answer["error"].as_str().unwrap();
         assert!(message.contains(words), "{action}: {message}");
     }
-    // None of it disturbed the game: a legal move is still taken.
+    // None of it disturbed the game: a legal move is still taken. Kroon is given 30
+    // seconds a move first, so that it is still thinking when Black's move comes.
+    let (status, _) = gui.act(
+        session,
+        &json!({"action": "level", "kind": "time", "seconds": 30}),
+    );
+    assert_eq!(status, 200);
     let (status, _) = gui.act(session, &json!({"action": "move", "move": "32-28"}));
     assert_eq!(status, 200);
     // Black is Kroon's: a move for it is refused with the reason.
