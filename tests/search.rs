@@ -380,7 +380,14 @@ fn a_stopped_iteration_plays_the_move_it_already_proved_better() {
         engine.wait()
     };
     let mut played_unfinished = 0;
-    for fen in kroon::bench::POSITIONS {
+    // The bench positions, and the first middle games of benches/middlegame.fen: how
+    // often a best move changes between depths depends on the evaluation's weights.
+    let middle_games = include_str!("../benches/middlegame.fen")
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(12);
+    for fen in kroon::bench::POSITIONS.iter().copied().chain(middle_games) {
         let game = Game::from_fen(fen).unwrap();
         let mut previous = search(&game, Limit::Depth(3));
         for depth in 4..=11 {
