@@ -42,6 +42,16 @@ impl Wdl {
             Wdl::Win => Wdl::Loss,
         }
     }
+
+    /// The winner when this is the value for `to_move`; None for a draw.
+    #[must_use]
+    pub fn winner(self, to_move: Side) -> Option<Side> {
+        match self {
+            Wdl::Win => Some(to_move),
+            Wdl::Draw => None,
+            Wdl::Loss => Some(to_move.opponent()),
+        }
+    }
 }
 
 impl fmt::Display for Wdl {

@@ -301,14 +301,12 @@ fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeContro
 /// The result the endgame tables give the game's position, if it is in them (its
 /// value with best play, the 25-, 16- and 5-move rules left aside as the tables do).
 fn by_tables(tables: &crate::egdb::Tables, game: &crate::game::Game) -> Option<Ending> {
-    use crate::egdb::Wdl;
     let side = game.side_to_move();
     let value = tables.probe(game.position())?;
     let why = Reason::Adjudication(format!("the endgame tables: {side} to move {}s", value));
-    Some(Ending::new(match value {
-        Wdl::Win => Outcome::win(side, why),
-        Wdl::Loss => Outcome::win(side.opponent(), why),
-        Wdl::Draw => Outcome::draw(why),
+    Some(Ending::new(match value.winner(side) {
+        Some(winner) => Outcome::win(winner, why),
+        None => Outcome::draw(why),
     }))
 }
 

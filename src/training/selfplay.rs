@@ -11,7 +11,7 @@
 use super::data::{Outcome, Record, RunHeader, BLOCK, SCORE_LIMIT};
 use crate::board::movegen::has_capture;
 use crate::board::{Position, Side};
-use crate::egdb::{Tables, Wdl};
+use crate::egdb::Tables;
 use crate::engine::{Engine, EngineOptions, Limit, Score};
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -69,12 +69,7 @@ fn table_result(tables: &Tables, pieces: u32, game: &Game) -> Option<Option<Side
     if pos.occupied().count() > pieces {
         return None;
     }
-    let side = pos.side_to_move();
-    Some(match tables.probe(pos)? {
-        Wdl::Win => Some(side),
-        Wdl::Draw => None,
-        Wdl::Loss => Some(side.opponent()),
-    })
+    Some(tables.probe(pos)?.winner(pos.side_to_move()))
 }
 
 /// Neither side has a capture: the evaluation is trained on such positions only,
