@@ -519,7 +519,10 @@ pub struct MatchArgs {
     /// `name=NAME proto=dxp cmd='PROGRAM ... {port} ...' [dir=DIR] [listen=engine|kroon]
     /// [port=N]` for a DXP engine: it listens and Kroon connects (listen=engine, the
     /// default) or the reverse, on 127.0.0.1 and a free port Kroon puts where {port}
-    /// is (port=N: a fixed one). Two engines play a match, more a round robin.
+    /// is (port=N: a fixed one). `{worker}` in dir= or cmd= is the number of the
+    /// match worker (1 to --concurrency) that starts the engine, its folder made if
+    /// missing: for programs that write fixed file names. Two engines play a match,
+    /// more a round robin.
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
     /// Start positions, one `FEN [; moves]` per line; each is played twice with

@@ -398,6 +398,7 @@ pub fn run_match(
         ),
         None => None,
     };
+    make_worker_dirs(config, total)?;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, records) = mpsc::channel::<GameRecord>();
     let workers = start_workers(config, jobs, &stop, tx);
@@ -443,6 +444,30 @@ pub fn run_match(
     Ok(summary)
 }
 
+/// How many workers play `jobs` games side by side.
+fn worker_count(config: &MatchConfig, jobs: usize) -> usize {
+    config.concurrency.min(jobs.max(1))
+}
+
+/// Makes the folder of each worker for engines whose `dir=` holds `{worker}`, so
+/// that a wrong parent folder stops the match before its first game.
+fn make_worker_dirs(config: &MatchConfig, jobs: usize) -> Result<(), String> {
+    for spec in config.engines.iter().filter(|e| e.dir_per_worker()) {
+        for worker in 1..=worker_count(config, jobs) {
+            if let Some(dir) = spec.for_worker(worker).dir {
+                std::fs::create_dir_all(&dir).map_err(|e| {
+                    format!(
+                        "{}: cannot make its folder {}: {e}",
+                        spec.name,
+                        dir.display()
+                    )
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Starts `config.concurrency` threads that play the `jobs` in turn and send each
 /// finished game on `records`, until none is left or `stop` is set.
 fn start_workers(
@@ -451,17 +476,16 @@ fn start_workers(
     stop: &Arc<AtomicBool>,
     records: mpsc::Sender<GameRecord>,
 ) -> Vec<std::thread::JoinHandle<()>> {
-    let threads = config.concurrency.min(jobs.len().max(1));
+    let threads = worker_count(config, jobs.len());
     let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
-    let shared = Arc::new(config.clone());
-    (0..threads)
-        .map(|_| {
-            let (queue, stop, records, config) = (
-                Arc::clone(&queue),
-                Arc::clone(stop),
-                records.clone(),
-                Arc::clone(&shared),
-            );
+    (1..=threads)
+        .map(|worker| {
+            let (queue, stop, records) = (Arc::clone(&queue), Arc::clone(stop), records.clone());
+            // Each worker starts its engines with its own `{worker}` folders.
+            let mut config = config.clone();
+            for spec in &mut config.engines {
+                *spec = spec.for_worker(worker);
+            }
             std::thread::spawn(move || play_jobs(&config, &queue, &stop, &records))
         })
         .collect()

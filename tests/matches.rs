@@ -481,3 +481,51 @@ fn dxp_engines_that_cannot_play_are_refused_before_the_match() {
     let err = refused(&["--engine", &k, "--engine", &d, "--tc", "60+1"]);
     assert!(err.contains("increment"), "{err}");
 }
+
+#[test]
+fn engines_of_games_played_side_by_side_get_a_folder_each() {
+    // A program that writes fixed file names (Moby Dam's logs) needs a folder per
+    // game played at once: `{worker}` in dir= (made by the runner) and in cmd=.
+    let root = temp_path("workers");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let dir = root.join("w{worker}");
+    let a = format!(
+        "name=A cmd='sh -c \"echo {{worker}} > started; exec {KROON} hub\"' dir={} option.threads=1 option.hash=8",
+        dir.display()
+    );
+    let b = kroon_engine("B");
+    let (stdout, text) = run_match(
+        &[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--depth",
+            "2",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--max-moves",
+            "20",
+        ],
+        "workers.pdn",
+    );
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 4, "{stdout}");
+    // Both folders are made before the first game; which worker plays which game
+    // is up to the threads, so each engine that started wrote its own number.
+    let mut started = 0;
+    for worker in 1..=2 {
+        let folder = root.join(format!("w{worker}"));
+        assert!(folder.is_dir(), "{} was not made", folder.display());
+        if let Ok(written) = std::fs::read_to_string(folder.join("started")) {
+            assert_eq!(written.trim(), worker.to_string());
+            started += 1;
+        }
+    }
+    assert!(started >= 1, "no engine wrote to its folder");
+    assert!(!root.join("w{worker}").exists());
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -18,6 +18,12 @@ use std::process::Command;
 /// Where `cmd=` takes the port Kroon chose.
 pub const PORT_MARK: &str = "{port}";
 
+/// Where `dir=` and `cmd=` take the number of the match worker (1, 2, ...) that
+/// starts the process: games played side by side (`--concurrency`) then run their
+/// engines in folders of their own, for programs that write fixed file names
+/// (Moby Dam's `engine.log`, `dxp.log` and `result.pdn`).
+pub const WORKER_MARK: &str = "{worker}";
+
 /// Which side of a DXP connection listens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listener {
@@ -64,6 +70,30 @@ impl EngineSpec {
             .iter()
             .map(|w| w.replace(PORT_MARK, &port.to_string()))
             .collect()
+    }
+
+    /// This engine as match worker `worker` starts it: [`WORKER_MARK`] in `dir=`
+    /// and `cmd=` replaced by the worker's number.
+    #[must_use]
+    pub fn for_worker(&self, worker: usize) -> EngineSpec {
+        let fill = |w: &str| w.replace(WORKER_MARK, &worker.to_string());
+        EngineSpec {
+            command: self.command.iter().map(|w| fill(w)).collect(),
+            dir: self
+                .dir
+                .as_ref()
+                .map(|d| PathBuf::from(fill(&d.to_string_lossy()))),
+            ..self.clone()
+        }
+    }
+
+    /// Whether `dir=` holds [`WORKER_MARK`]: each worker's folder is then made
+    /// when the match starts.
+    #[must_use]
+    pub fn dir_per_worker(&self) -> bool {
+        self.dir
+            .as_ref()
+            .is_some_and(|d| d.to_string_lossy().contains(WORKER_MARK))
     }
 
     /// The process to start, in `dir`; `port` fills [`PORT_MARK`]. A relative
@@ -315,6 +345,19 @@ impl std::str::FromStr for EngineSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn worker_mark_fills_dir_and_cmd() {
+        let spec: EngineSpec =
+            "name=m proto=dxp cmd='./m -p {port} -l log{worker}' dir=/tmp/m-{worker}"
+                .parse()
+                .unwrap();
+        assert!(spec.dir_per_worker());
+        let two = spec.for_worker(2);
+        assert_eq!(two.dir, Some(PathBuf::from("/tmp/m-2")));
+        assert_eq!(two.command_with_port(9), ["./m", "-p", "9", "-l", "log2"]);
+        assert!(!two.dir_per_worker());
+    }
 
     #[test]
     fn shell_words_quote_like_a_shell() {
