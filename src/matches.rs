@@ -391,6 +391,8 @@ pub fn run_match(
 ) -> Result<MatchSummary, String> {
     let jobs = schedule(config);
     let total = jobs.len();
+    // Before the PDN file, so that a match refused here leaves no empty file.
+    make_worker_dirs(config, total)?;
     let mut pdn_out = match pdn_file {
         Some(path) => Some(
             std::fs::File::create(path)
@@ -398,7 +400,6 @@ pub fn run_match(
         ),
         None => None,
     };
-    make_worker_dirs(config, total)?;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, records) = mpsc::channel::<GameRecord>();
     let workers = start_workers(config, jobs, &stop, tx);
