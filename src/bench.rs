@@ -2,7 +2,7 @@
 //! table each. The total node count is the search's signature: a change that alters
 //! it changes the search.
 
-use crate::engine::{Engine, EngineOptions, GoMode, Limit};
+use crate::engine::{Engine, EngineOptions, Limit};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use std::time::{Duration, Instant};
@@ -76,9 +76,8 @@ fn parse(fen: &str) -> Result<Game, String> {
 fn search(engine: &mut Engine, fen: &str, game: &Game, depth: u32) -> BenchLine {
     engine.new_game();
     let t = Instant::now();
-    // Analyze mode, so that a forced move is searched too and the count is the search's.
-    engine.go(game, Limit::Depth(depth), GoMode::Analyze, |_| {}, || {});
-    let result = engine.wait();
+    // Analysis, so that a forced move is searched too and the count is the search's.
+    let result = engine.analyse_blocking(game, Limit::Depth(depth));
     BenchLine {
         fen: fen.to_string(),
         best_move: result.best_move.map_or_else(

@@ -403,6 +403,14 @@ impl Engine {
         self.wait()
     }
 
+    /// Searches in Analyze mode and waits for the result: unlike play, a position
+    /// with a single legal move (a forced capture) is searched too and gets a score.
+    /// For the tools that want the search's verdict on a position, not a move.
+    pub fn analyse_blocking(&mut self, game: &Game, limit: Limit) -> SearchResult {
+        self.go(game, limit, GoMode::Analyze, |_| {}, || {});
+        self.wait()
+    }
+
     /// A move from the book for the game's position, with the book's expected reply
     /// to ponder on; None past the book's plies or outside the book.
     fn book_move(&mut self, game: &Game) -> Option<SearchResult> {

@@ -17,7 +17,7 @@
 use crate::board::movegen::legal_moves;
 use crate::board::notation::hub_move;
 use crate::board::Position;
-use crate::engine::{Engine, EngineOptions, GoMode, Limit};
+use crate::engine::{Engine, EngineOptions, Limit};
 use crate::game::Game;
 use std::collections::HashSet;
 
@@ -164,19 +164,10 @@ pub fn balanced(
     for (i, opening) in openings.into_iter().enumerate() {
         // A fresh table each time, so the verdict does not depend on the file order.
         engine.new_game();
-        // Analysis, not play: a position with a single legal move (an exchange
-        // offered on the last ply, the capture forced) must be searched too. To
-        // play, the engine answers such a move at once with no score, and the files
-        // made that way kept every such opening as `+0` unseen: 117 of the 383 in
-        // 3-move.fen, where Black then won twice as many self-play games as White.
-        engine.go(
-            &Game::from_position(opening.position),
-            Limit::Depth(depth),
-            GoMode::Analyze,
-            |_| {},
-            || {},
-        );
-        let result = engine.wait();
+        // Analysis, not play: an exchange offered on the last ply leaves the capture
+        // forced, and play would answer it with no score (kept as balanced, unseen).
+        let result =
+            engine.analyse_blocking(&Game::from_position(opening.position), Limit::Depth(depth));
         let scored = Scored {
             opening,
             score: result.score.0,

@@ -22,7 +22,7 @@ use super::format::{self, BuildSettings, Entry};
 use crate::board::movegen::legal_moves;
 use crate::board::zobrist::Key;
 use crate::board::Position;
-use crate::engine::{Engine, EngineOptions, GoMode, Limit, Score};
+use crate::engine::{Engine, EngineOptions, Limit, Score};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::training::selfplay::format_duration;
@@ -224,17 +224,10 @@ fn search_all(positions: &[Position], engines: &mut [Engine], leaf_nodes: u64) -
                 // A fresh table each time: a leaf's score must not depend on what
                 // this thread searched before.
                 engine.new_game();
-                // Analysis, not play: a position with one legal move (a forced
-                // capture, common in the opening) must be searched too, where play
-                // would answer its move at once with no score.
-                engine.go(
-                    &Game::from_position(*position),
-                    Limit::Nodes(leaf_nodes),
-                    GoMode::Analyze,
-                    |_| {},
-                    || {},
-                );
-                let result = engine.wait();
+                // Analysis, not play: a forced capture, common in the opening,
+                // must be searched and scored too.
+                let result = engine
+                    .analyse_blocking(&Game::from_position(*position), Limit::Nodes(leaf_nodes));
                 let score = result
                     .score
                     .0
