@@ -713,10 +713,10 @@ pub struct OpeningsArgs {
     #[arg(long)]
     pub plies: u32,
     /// Keep only openings Kroon's search at this depth scores near equality.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// With --depth: the largest score kept, in hundredths of a man either way.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i32).range(0..))]
     pub margin: i32,
     /// Write here instead of stdout.
     #[arg(long)]

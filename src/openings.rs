@@ -197,6 +197,20 @@ pub fn run(config: &Config) -> Result<(), String> {
     if config.plies > 8 {
         return Err("--plies above 8 would enumerate millions of positions".into());
     }
+    // Opened before the searches, which can take an hour: a path that cannot be
+    // written is said at once. Not truncated yet, so an interrupted run leaves
+    // the old file as it was.
+    let out = match &config.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let all = enumerate(config.plies);
     let total = all.len();
     let mut text = format!(
@@ -234,11 +248,14 @@ pub fn run(config: &Config) -> Result<(), String> {
         text.push_str(&line);
         text.push('\n');
     }
-    match &config.out {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    match (out, &config.out) {
+        (Some(mut file), Some(path)) => {
+            use std::io::Write;
+            file.set_len(0)
+                .and_then(|()| file.write_all(text.as_bytes()))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
         }
-        None => {
+        _ => {
             print!("{text}");
             Ok(())
         }
