@@ -19,6 +19,7 @@ use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::random::Rng;
+use crate::search::pruning::{Pruning, PRUNING};
 use crate::search::threads::{self, Control, SearchParams};
 use crate::search::tt::TranspositionTable;
 use std::panic::AssertUnwindSafe;
@@ -188,6 +189,8 @@ pub struct Engine {
     book: BookUse,
     book_rng: Rng,
     endgame: Endgame,
+    /// The search's margins: the defaults unless a tuner or a match sets others.
+    pruning: Pruning,
 }
 
 impl Engine {
@@ -208,6 +211,7 @@ impl Engine {
             book: BookUse::off(),
             book_rng: Rng::new(0, 0),
             endgame: Endgame::default(),
+            pruning: PRUNING,
         }
     }
 
@@ -226,6 +230,17 @@ impl Engine {
     /// The evaluation of the next searches.
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.evaluator = evaluator;
+    }
+
+    /// The pruning and reduction margins of the next searches.
+    pub fn set_pruning(&mut self, pruning: Pruning) {
+        self.pruning = pruning;
+    }
+
+    /// The pruning and reduction margins in use.
+    #[must_use]
+    pub fn pruning(&self) -> Pruning {
+        self.pruning
     }
 
     /// The endgame tables of the next searches.
@@ -334,6 +349,7 @@ impl Engine {
             evaluator: self.evaluator.clone(),
             tables: self.endgame.tables.clone(),
             table_pieces: self.endgame.pieces,
+            pruning: self.pruning,
         };
         let control = Arc::new(Control::new(limit, mode));
         if self.workers.is_none() {

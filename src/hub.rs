@@ -202,6 +202,11 @@ impl Session {
                 value: self.engine.book().margin.to_string(),
                 kind: ParamKind::Int { min: 0, max: 10000 },
             },
+            Reply::Param {
+                name: "pruning".into(),
+                value: self.engine.pruning().to_string(),
+                kind: ParamKind::Str,
+            },
         ]
     }
 
@@ -231,6 +236,16 @@ impl Session {
                 let evaluator = crate::eval::Evaluator::from_name(value.trim())?;
                 self.engine.set_evaluator(evaluator);
                 self.eval = value.trim().to_string();
+                Ok(())
+            }
+            // The search's margins, for tuning by games: `name:value` pairs change
+            // those named (`default` puts all back); a bad pair changes none.
+            "pruning" => {
+                let pruning = match value.trim() {
+                    "default" => crate::search::pruning::PRUNING,
+                    changes => self.engine.pruning().with_changes(changes)?,
+                };
+                self.engine.set_pruning(pruning);
                 Ok(())
             }
             // Endgame tables, as Scan names the size; a damaged file keeps the

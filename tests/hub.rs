@@ -622,3 +622,45 @@ fn a_corrupt_book_is_named_and_the_engine_plays_on_without_it() {
     assert!(legal_start_moves().contains(&done_move(&done)), "{done}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The nodes of the last info line of a search.
+fn last_nodes(infos: &[String]) -> u64 {
+    let last = infos.last().expect("info lines");
+    last.split_whitespace()
+        .find_map(|w| w.strip_prefix("nodes="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no nodes in {last}"))
+}
+
+#[test]
+fn the_pruning_param_sets_the_search_margins_by_name() {
+    let mut hub = Hub::start();
+    let params = hub.handshake();
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=pruning value=lmr-depth:3,")),
+        "{params:?}"
+    );
+    hub.send("set-param name=book value=off");
+    let pos = format!("pos pos={START}");
+    let nodes = |hub: &mut Hub, pruning: &str| {
+        hub.send(&format!("set-param name=pruning value={pruning}"));
+        // A cleared table, so that each search starts alike.
+        hub.send("new-game");
+        let (infos, _) = hub.search(&pos, "level depth=9", Duration::from_secs(30));
+        last_nodes(&infos)
+    };
+    let usual = nodes(&mut hub, "default");
+    // No reverse futility or futility, no late-move pruning: a larger tree.
+    let wider = nodes(&mut hub, "rfp-depth:0,futility-depth:0,lmp-depth:0");
+    assert!(wider > usual, "{wider} nodes against {usual}");
+    assert_eq!(nodes(&mut hub, "default"), usual);
+    // A bad setting is refused by name and changes nothing.
+    for bad in ["rfp-margn:80", "lmr-div:0", "rfp-margin=80"] {
+        hub.send(&format!("set-param name=pruning value={bad}"));
+        let reply = hub.line(Duration::from_secs(5));
+        assert!(reply.starts_with("error message="), "{bad} -> {reply}");
+    }
+    assert_eq!(nodes(&mut hub, "rfp-margin:90"), usual);
+}

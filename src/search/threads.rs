@@ -135,6 +135,8 @@ pub struct SearchParams {
     /// Endgame tables to probe, for positions of up to `table_pieces` pieces.
     pub tables: Option<std::sync::Arc<crate::egdb::Tables>>,
     pub table_pieces: u32,
+    /// The margins of pruning and reductions.
+    pub pruning: crate::search::pruning::Pruning,
 }
 
 /// A search whose root the tables settle as a draw or a loss plays a move that keeps
@@ -275,9 +277,11 @@ pub fn run(
                 let eval = &params.evaluator;
                 let tables = params.tables.as_deref();
                 let pieces = params.table_pieces;
+                let pruning = params.pruning;
                 scope.spawn(move |_| {
                     Worker::new(tt, control, eval, keys, Some(pool))
                         .with_tables(tables, pieces)
+                        .with_pruning(pruning)
                         .help();
                 });
             }
@@ -343,7 +347,8 @@ fn deepen(
     }
     .min(plan.max_depth);
     let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared)
-        .with_tables(params.tables.as_deref(), params.table_pieces);
+        .with_tables(params.tables.as_deref(), params.table_pieces)
+        .with_pruning(params.pruning);
     worker.restrict_root(plan.moves.clone());
     let mut best: Option<Iteration> = None;
     let mut unfinished = None;
