@@ -827,7 +827,10 @@ impl<'a> Worker<'a> {
         if node.new_depth > 0 {
             self.table(node.new_depth).prefetch(child.key());
         }
-        let quiet = !node.capture && move_score < KILLER_SCORES[1];
+        // A man that crowns changes the game too much to be pruned or reduced as
+        // quiet: a non-capture adds a king only by crowning.
+        let crowns = child.king_bits().count_ones() != node.pos.king_bits().count_ones();
+        let quiet = !node.capture && move_score < KILLER_SCORES[1] && !crowns;
         let mut threat = None;
         if i > 0 && quiet && (node.futile || i >= node.lmp_limit) && best > -Score(Score::WIN_BAND)
         {
