@@ -11,8 +11,9 @@ follow the usual schedule (a_k = a / (A + k)^0.602, c_k = c / k^0.101), set from
 each setting's perturbation at the end (c_end) and one learning rate at the end
 (r_end), as Fishtest states them.
 
-The state (iteration, settings, every result) is kept in a JSON file after each
-iteration: a stopped run resumes where it was with the same command.
+The state (iteration, settings, node count, pairs, every result) is kept in a JSON
+file after each iteration: a stopped run resumes where it was with the same command,
+and plays on at the node count and pairs it began with.
 
     python3 docs/spsa.py --kroon target/release/kroon --state spsa.json \\
         --tune rfp-margin:90:12,futility-margin:70:10,probcut-margin:5:3 \\
@@ -97,6 +98,9 @@ def main():
     if os.path.exists(args.state):
         with open(args.state) as f:
             state = json.load(f)
+        # The games of one run are alike: a resumed run plays as it began.
+        args.nodes = state.setdefault("nodes", args.nodes)
+        args.pairs = state.setdefault("pairs", args.pairs)
     else:
         if not args.tune:
             sys.exit("--tune is needed to start a run")
@@ -108,6 +112,8 @@ def main():
             "c_end": [t[2] for t in tuned],
             "iterations": args.iterations,
             "r_end": args.r_end,
+            "nodes": args.nodes,
+            "pairs": args.pairs,
             "k": 0,
             "history": [],
         }
