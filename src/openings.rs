@@ -200,17 +200,19 @@ pub fn run(config: &Config) -> Result<(), String> {
     // Opened before the searches, which can take an hour: a path that cannot be
     // written is said at once. Not truncated yet, so an interrupted run leaves
     // the old file as it was.
-    let out = match &config.out {
-        Some(path) => Some(
+    let out = config
+        .out
+        .as_ref()
+        .map(|path| {
             std::fs::OpenOptions::new()
                 .write(true)
                 .create(true)
                 .truncate(false)
                 .open(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+                .map(|file| (file, path))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        })
+        .transpose()?;
     let all = enumerate(config.plies);
     let total = all.len();
     let mut text = format!(
@@ -248,14 +250,14 @@ pub fn run(config: &Config) -> Result<(), String> {
         text.push_str(&line);
         text.push('\n');
     }
-    match (out, &config.out) {
-        (Some(mut file), Some(path)) => {
+    match out {
+        Some((mut file, path)) => {
             use std::io::Write;
             file.set_len(0)
                 .and_then(|()| file.write_all(text.as_bytes()))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))
         }
-        _ => {
+        None => {
             print!("{text}");
             Ok(())
         }

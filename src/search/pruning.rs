@@ -52,12 +52,6 @@ pub const PRUNING: Pruning = Pruning {
     threat_margin: 100,
 };
 
-impl Default for Pruning {
-    fn default() -> Pruning {
-        PRUNING
-    }
-}
-
 /// Each setting's name (as `name:value` pairs use it), its bounds, and the field.
 type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
 
