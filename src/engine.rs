@@ -191,6 +191,9 @@ pub struct Engine {
     endgame: Endgame,
     /// The search's margins: the defaults unless a tuner or a match sets others.
     pruning: Pruning,
+    /// Nodes counted as a second of the clock, for matches that must not depend on
+    /// the machine's load (None: the real clock).
+    node_rate: Option<u64>,
 }
 
 impl Engine {
@@ -212,6 +215,7 @@ impl Engine {
             book_rng: Rng::new(0, 0),
             endgame: Endgame::default(),
             pruning: PRUNING,
+            node_rate: None,
         }
     }
 
@@ -241,6 +245,18 @@ impl Engine {
     #[must_use]
     pub fn pruning(&self) -> Pruning {
         self.pruning
+    }
+
+    /// The next searches' clock: `rate` nodes a second (see
+    /// [`Control::with_node_rate`]), or the real clock (None or 0).
+    pub fn set_node_rate(&mut self, rate: Option<u64>) {
+        self.node_rate = rate.filter(|&r| r > 0);
+    }
+
+    /// Nodes a second of the clock, when it counts nodes.
+    #[must_use]
+    pub fn node_rate(&self) -> Option<u64> {
+        self.node_rate
     }
 
     /// The endgame tables of the next searches.
@@ -351,7 +367,7 @@ impl Engine {
             table_pieces: self.endgame.pieces,
             pruning: self.pruning,
         };
-        let control = Arc::new(Control::new(limit, mode));
+        let control = Arc::new(Control::new(limit, mode).with_node_rate(self.node_rate));
         if self.workers.is_none() {
             self.workers = threads::search_threads(self.options.threads).map(Arc::new);
         }

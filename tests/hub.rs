@@ -664,3 +664,43 @@ fn the_pruning_param_sets_the_search_margins_by_name() {
     }
     assert_eq!(nodes(&mut hub, "rfp-margin:90"), usual);
 }
+
+#[test]
+fn the_node_rate_param_makes_the_clock_count_nodes() {
+    let mut hub = Hub::start();
+    let params = hub.handshake();
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=node-rate value=0 type=int")),
+        "{params:?}"
+    );
+    hub.send("set-param name=book value=off");
+    let pos = format!("pos pos={START}");
+    // A second is 200,000 nodes: a fixed half second of them is about 100,000
+    // (less a small margin), whatever the machine's speed, and the last line
+    // before `done` gives the search's nodes, by which a match charges the move.
+    hub.send("set-param name=node-rate value=200000");
+    let (infos, done) = hub.search(&pos, "level move-time=0.5", Duration::from_secs(60));
+    done_move(&done);
+    let last = infos.last().expect("an info line");
+    let nodes = last_nodes(&infos);
+    assert!(last.starts_with("info nodes="), "{last}");
+    assert!((80_000..=102_400).contains(&nodes), "{nodes} nodes");
+    // The same search again gives the same nodes: no wall clock decided it.
+    hub.send("new-game");
+    let (again, _) = hub.search(&pos, "level move-time=0.5", Duration::from_secs(60));
+    hub.send("new-game");
+    let (third, _) = hub.search(&pos, "level move-time=0.5", Duration::from_secs(60));
+    assert_eq!(last_nodes(&again), last_nodes(&third));
+    // A bad rate is refused; 0 puts the real clock back.
+    hub.send("set-param name=node-rate value=-5");
+    let reply = hub.line(Duration::from_secs(5));
+    assert!(reply.starts_with("error message="), "{reply}");
+    hub.send("set-param name=node-rate value=0");
+    let (infos, _) = hub.search(&pos, "level move-time=0.2", Duration::from_secs(60));
+    assert!(
+        !infos.last().unwrap().starts_with("info nodes="),
+        "{infos:?}"
+    );
+}

@@ -32,6 +32,11 @@ pub struct Control {
     clock_start_ns: AtomicU64,
     budget: Option<Budget>,
     node_limit: Option<u64>,
+    /// A clock that counts nodes, this many a second, instead of time: see
+    /// [`Control::with_node_rate`].
+    node_rate: Option<u64>,
+    /// The node count when the clock began to run (ponder-hit moves it).
+    clock_start_nodes: AtomicU64,
 }
 
 impl Control {
@@ -50,7 +55,19 @@ impl Control {
                 Limit::Nodes(n) => Some(n),
                 _ => None,
             },
+            node_rate: None,
+            clock_start_nodes: AtomicU64::new(0),
         }
+    }
+
+    /// The same control with a clock that counts `rate` nodes as a second (None: the
+    /// real clock). A match that charges its engines the same way (`kroon match
+    /// --node-rate`) plays the same games however busy the machine is, so time
+    /// management can be tested beside other work.
+    #[must_use]
+    pub fn with_node_rate(mut self, rate: Option<u64>) -> Control {
+        self.node_rate = rate.filter(|&r| r > 0);
+        self
     }
 
     /// Asks every thread to stop as soon as it can.
@@ -68,6 +85,8 @@ impl Control {
     pub fn ponder_hit(&self) {
         let now = self.start.elapsed().as_nanos() as u64;
         self.clock_start_ns.store(now, Ordering::Relaxed);
+        self.clock_start_nodes
+            .store(self.nodes(), Ordering::Relaxed);
         self.pondering.store(false, Ordering::Release);
     }
 
@@ -88,8 +107,15 @@ impl Control {
         self.start.elapsed()
     }
 
-    /// Time on the clock: since the search began, or since ponder-hit.
+    /// Time on the clock: since the search began, or since ponder-hit; in nodes
+    /// over the node rate when the clock counts nodes.
     fn clock_elapsed(&self) -> Duration {
+        if let Some(rate) = self.node_rate {
+            let nodes = self
+                .nodes()
+                .saturating_sub(self.clock_start_nodes.load(Ordering::Relaxed));
+            return nodes_as_time(nodes, rate);
+        }
         let since = Duration::from_nanos(self.clock_start_ns.load(Ordering::Relaxed));
         self.start.elapsed().saturating_sub(since)
     }
@@ -120,6 +146,13 @@ impl Control {
             _ => false,
         }
     }
+}
+
+/// `nodes` as the time they take at `rate` nodes a second.
+#[must_use]
+pub fn nodes_as_time(nodes: u64, rate: u64) -> Duration {
+    let nanos = u128::from(nodes) * 1_000_000_000 / u128::from(rate.max(1));
+    Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
 }
 
 /// Everything one search needs besides the shared table and control.
