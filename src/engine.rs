@@ -335,7 +335,8 @@ impl Engine {
             tables: self.endgame.tables.clone(),
             table_pieces: self.endgame.pieces,
         };
-        let control = Arc::new(Control::new(limit, mode));
+        let pieces = game.position().occupied().count();
+        let control = Arc::new(Control::new(limit, mode, pieces));
         if self.workers.is_none() {
             self.workers = threads::search_threads(self.options.threads).map(Arc::new);
         }
