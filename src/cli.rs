@@ -554,6 +554,14 @@ pub struct MatchArgs {
     /// Fixed node count per move.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// With --tc or --move-time: the Hub engines' clocks count this many nodes as a
+    /// second (Kroon's `node-rate` param, sent to each), and each move is charged
+    /// the nodes the engine reports before `done`. The same games then come out
+    /// however busy the machine is: time management can be tested beside other
+    /// work. Hub engines only (DXP clocks are real); one thread each for games that
+    /// repeat exactly.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub node_rate: Option<u64>,
     /// Seconds an engine may overrun its time before it forfeits.
     #[arg(long, default_value_t = 0.5)]
     pub time_margin: f64,
@@ -593,7 +601,7 @@ pub struct MatchArgs {
 impl MatchArgs {
     /// The match, checked, with its openings file read.
     fn config(&self) -> Result<crate::matches::MatchConfig, String> {
-        let engines = self
+        let mut engines: Vec<crate::matches::engine_spec::EngineSpec> = self
             .engines
             .iter()
             .map(|e| e.parse().map_err(|m| format!("--engine {e}: {m}")))
@@ -603,6 +611,20 @@ impl MatchArgs {
         }
         let openings = openings_or_initial(self.openings.as_deref())?;
         let tc = self.time_control()?;
+        if let Some(rate) = self.node_rate {
+            if !matches!(tc, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) {
+                return Err("--node-rate needs a clock: --tc or --move-time".into());
+            }
+            if let Some(e) = engines.iter().find(|e| e.is_dxp()) {
+                return Err(format!(
+                    "--node-rate: {} speaks DXP, whose clock is the real one",
+                    e.name
+                ));
+            }
+            for e in &mut engines {
+                e.options.push(("node-rate".into(), rate.to_string()));
+            }
+        }
         crate::matches::check_fixed_ports(&engines, self.concurrency)?;
         let dxp_time = crate::matches::dxp_time(&engines, &tc)?;
         let secs = |v: f64, name: &str| {
@@ -649,6 +671,7 @@ impl MatchArgs {
             dxp_time,
             time_margin: secs(self.time_margin, "time-margin")?,
             move_timeout: secs(self.move_timeout, "move-timeout")?,
+            node_rate: self.node_rate,
             adjudicate,
             max_moves: self.max_moves.filter(|&m| m > 0),
             tables: self.adjudication_tables()?,
@@ -713,10 +736,10 @@ pub struct OpeningsArgs {
     #[arg(long)]
     pub plies: u32,
     /// Keep only openings Kroon's search at this depth scores near equality.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// With --depth: the largest score kept, in hundredths of a man either way.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i32).range(0..))]
     pub margin: i32,
     /// Write here instead of stdout.
     #[arg(long)]

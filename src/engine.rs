@@ -19,6 +19,7 @@ use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::random::Rng;
+use crate::search::pruning::{Pruning, PRUNING};
 use crate::search::threads::{self, Control, SearchParams};
 use crate::search::tt::TranspositionTable;
 use std::panic::AssertUnwindSafe;
@@ -188,6 +189,11 @@ pub struct Engine {
     book: BookUse,
     book_rng: Rng,
     endgame: Endgame,
+    /// The search's margins: the defaults unless a tuner or a match sets others.
+    pruning: Pruning,
+    /// Nodes counted as a second of the clock, for matches that must not depend on
+    /// the machine's load (None: the real clock).
+    node_rate: Option<u64>,
 }
 
 impl Engine {
@@ -208,6 +214,8 @@ impl Engine {
             book: BookUse::off(),
             book_rng: Rng::new(0, 0),
             endgame: Endgame::default(),
+            pruning: PRUNING,
+            node_rate: None,
         }
     }
 
@@ -226,6 +234,29 @@ impl Engine {
     /// The evaluation of the next searches.
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.evaluator = evaluator;
+    }
+
+    /// The pruning and reduction margins of the next searches.
+    pub fn set_pruning(&mut self, pruning: Pruning) {
+        self.pruning = pruning;
+    }
+
+    /// The pruning and reduction margins in use.
+    #[must_use]
+    pub fn pruning(&self) -> Pruning {
+        self.pruning
+    }
+
+    /// The next searches' clock: `rate` nodes a second (see
+    /// [`Control::with_node_rate`]), or the real clock (None or 0).
+    pub fn set_node_rate(&mut self, rate: Option<u64>) {
+        self.node_rate = rate.filter(|&r| r > 0);
+    }
+
+    /// Nodes a second of the clock, when it counts nodes.
+    #[must_use]
+    pub fn node_rate(&self) -> Option<u64> {
+        self.node_rate
     }
 
     /// The endgame tables of the next searches.
@@ -334,9 +365,10 @@ impl Engine {
             evaluator: self.evaluator.clone(),
             tables: self.endgame.tables.clone(),
             table_pieces: self.endgame.pieces,
+            pruning: self.pruning,
         };
         let pieces = game.position().occupied().count();
-        let control = Arc::new(Control::new(limit, mode, pieces));
+        let control = Arc::new(Control::new(limit, mode, pieces).with_node_rate(self.node_rate));
         if self.workers.is_none() {
             self.workers = threads::search_threads(self.options.threads).map(Arc::new);
         }

@@ -97,6 +97,9 @@ fn info_reply(info: &Info) -> Reply {
     Reply::Info(fields)
 }
 
+/// The largest `node-rate` param: a billion nodes a second, beyond any machine's.
+const MAX_NODE_RATE: u64 = 1_000_000_000;
+
 /// The Hub session: engine, position and level, fed one command at a time.
 pub struct Session {
     engine: Engine,
@@ -202,6 +205,19 @@ impl Session {
                 value: self.engine.book().margin.to_string(),
                 kind: ParamKind::Int { min: 0, max: 10000 },
             },
+            Reply::Param {
+                name: "pruning".into(),
+                value: self.engine.pruning().to_string(),
+                kind: ParamKind::Str,
+            },
+            Reply::Param {
+                name: "node-rate".into(),
+                value: self.engine.node_rate().unwrap_or(0).to_string(),
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: MAX_NODE_RATE as i64,
+                },
+            },
         ]
     }
 
@@ -231,6 +247,24 @@ impl Session {
                 let evaluator = crate::eval::Evaluator::from_name(value.trim())?;
                 self.engine.set_evaluator(evaluator);
                 self.eval = value.trim().to_string();
+                Ok(())
+            }
+            // The search's margins, for tuning by games: `name:value` pairs change
+            // those named (`default` puts all back); a bad pair changes none.
+            "pruning" => {
+                let pruning = match value.trim() {
+                    "default" => crate::search::pruning::PRUNING,
+                    changes => self.engine.pruning().with_changes(changes)?,
+                };
+                self.engine.set_pruning(pruning);
+                Ok(())
+            }
+            // A clock in nodes (0: the real clock), for matches that must give the
+            // same games on a busy machine; `done` is then preceded by the search's
+            // node count, by which `kroon match --node-rate` charges the move.
+            "node-rate" => {
+                self.engine
+                    .set_node_rate(Some(int(0, MAX_NODE_RATE)?).filter(|&r| r > 0));
                 Ok(())
             }
             // Endgame tables, as Scan names the size; a damaged file keeps the
@@ -343,6 +377,12 @@ impl Session {
             return;
         }
         let result = self.engine.wait();
+        if self.engine.node_rate().is_some() {
+            self.out.send(&Reply::Info(vec![(
+                "nodes".into(),
+                result.nodes.to_string(),
+            )]));
+        }
         self.out.send(&Reply::Done {
             best: result.best_move.map(hub_move),
             ponder: result.ponder_move.map(hub_move),

@@ -45,6 +45,9 @@ pub struct MatchConfig {
     pub dxp_time: (Minutes, u16),
     pub time_margin: Duration,
     pub move_timeout: Duration,
+    /// Hub engines' clocks count this many nodes a second, and each move is charged
+    /// its nodes (`--node-rate`).
+    pub node_rate: Option<u64>,
     /// Hundredths of a man and moves each.
     pub adjudicate: Option<(i32, u32)>,
     pub max_moves: Option<u32>,

@@ -197,6 +197,22 @@ pub fn run(config: &Config) -> Result<(), String> {
     if config.plies > 8 {
         return Err("--plies above 8 would enumerate millions of positions".into());
     }
+    // Opened before the searches, which can take an hour: a path that cannot be
+    // written is said at once. Not truncated yet, so an interrupted run leaves
+    // the old file as it was.
+    let out = config
+        .out
+        .as_ref()
+        .map(|path| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map(|file| (file, path))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        })
+        .transpose()?;
     let all = enumerate(config.plies);
     let total = all.len();
     let mut text = format!(
@@ -234,9 +250,12 @@ pub fn run(config: &Config) -> Result<(), String> {
         text.push_str(&line);
         text.push('\n');
     }
-    match &config.out {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    match out {
+        Some((mut file, path)) => {
+            use std::io::Write;
+            file.set_len(0)
+                .and_then(|()| file.write_all(text.as_bytes()))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
         }
         None => {
             print!("{text}");

@@ -6,6 +6,7 @@
 pub mod alphabeta;
 pub mod ordering;
 mod presence;
+pub mod pruning;
 pub mod score;
 pub mod split;
 pub mod threads;

@@ -1,7 +1,7 @@
-//! `kroon perft` and `kroon bench` through the built binary: output format, divide, position
-//! files, and bad input; and the options of the front ends that play.
+//! `kroon perft`, `kroon bench` and `kroon openings` through the built binary: output format, divide,
+//! position files, and bad input; and the options of the front ends that play.
 
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn kroon(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kroon"))
@@ -146,6 +146,41 @@ fn bad_input_is_refused_with_a_message() {
     assert_refused(&["perft", "--depth", "3", "--bogus"], &["--bogus"]);
     assert_refused(&["bench", "-d", "3", "--hash", "0"], &["--hash"]);
     assert_refused(&["bench", "-d", "3", "--hash", "lots"], &["--hash"]);
+    assert_refused(&["openings", "--plies", "2", "--depth", "0"], &["--depth"]);
+    assert_refused(
+        &["openings", "--plies", "2", "--depth", "4", "--margin=-5"],
+        &["--margin"],
+    );
+}
+
+#[test]
+fn openings_refuse_an_unwritable_file_before_searching() {
+    // At depth 40 the searches would take hours: the refusal must come first.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        .args(["openings", "--plies", "3", "--depth", "40"])
+        .args(["--out", "/nonexistent-kroon-folder/openings.fen"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("kroon openings searched before checking --out");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write /nonexistent-kroon-folder/openings.fen"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -622,3 +622,85 @@ fn a_corrupt_book_is_named_and_the_engine_plays_on_without_it() {
     assert!(legal_start_moves().contains(&done_move(&done)), "{done}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The nodes of the last info line of a search.
+fn last_nodes(infos: &[String]) -> u64 {
+    let last = infos.last().expect("info lines");
+    last.split_whitespace()
+        .find_map(|w| w.strip_prefix("nodes="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no nodes in {last}"))
+}
+
+#[test]
+fn the_pruning_param_sets_the_search_margins_by_name() {
+    let mut hub = Hub::start();
+    let params = hub.handshake();
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=pruning value=lmr-depth:3,")),
+        "{params:?}"
+    );
+    hub.send("set-param name=book value=off");
+    let pos = format!("pos pos={START}");
+    let nodes = |hub: &mut Hub, pruning: &str| {
+        hub.send(&format!("set-param name=pruning value={pruning}"));
+        // A cleared table, so that each search starts alike.
+        hub.send("new-game");
+        let (infos, _) = hub.search(&pos, "level depth=9", Duration::from_secs(30));
+        last_nodes(&infos)
+    };
+    let usual = nodes(&mut hub, "default");
+    // No reverse futility or futility, no late-move pruning: a larger tree.
+    let wider = nodes(&mut hub, "rfp-depth:0,futility-depth:0,lmp-depth:0");
+    assert!(wider > usual, "{wider} nodes against {usual}");
+    assert_eq!(nodes(&mut hub, "default"), usual);
+    // A bad setting is refused by name and changes nothing.
+    for bad in ["rfp-margn:80", "lmr-div:0", "rfp-margin=80"] {
+        hub.send(&format!("set-param name=pruning value={bad}"));
+        let reply = hub.line(Duration::from_secs(5));
+        assert!(reply.starts_with("error message="), "{bad} -> {reply}");
+    }
+    assert_eq!(nodes(&mut hub, "rfp-margin:90"), usual);
+}
+
+#[test]
+fn the_node_rate_param_makes_the_clock_count_nodes() {
+    let mut hub = Hub::start();
+    let params = hub.handshake();
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=node-rate value=0 type=int")),
+        "{params:?}"
+    );
+    hub.send("set-param name=book value=off");
+    let pos = format!("pos pos={START}");
+    // A second is 200,000 nodes: a fixed half second of them is about 100,000
+    // (less a small margin), whatever the machine's speed, and the last line
+    // before `done` gives the search's nodes, by which a match charges the move.
+    hub.send("set-param name=node-rate value=200000");
+    let (infos, done) = hub.search(&pos, "level move-time=0.5", Duration::from_secs(60));
+    done_move(&done);
+    let last = infos.last().expect("an info line");
+    let nodes = last_nodes(&infos);
+    assert!(last.starts_with("info nodes="), "{last}");
+    assert!((80_000..=102_400).contains(&nodes), "{nodes} nodes");
+    // The same search again gives the same nodes: no wall clock decided it.
+    hub.send("new-game");
+    let (again, _) = hub.search(&pos, "level move-time=0.5", Duration::from_secs(60));
+    hub.send("new-game");
+    let (third, _) = hub.search(&pos, "level move-time=0.5", Duration::from_secs(60));
+    assert_eq!(last_nodes(&again), last_nodes(&third));
+    // A bad rate is refused; 0 puts the real clock back.
+    hub.send("set-param name=node-rate value=-5");
+    let reply = hub.line(Duration::from_secs(5));
+    assert!(reply.starts_with("error message="), "{reply}");
+    hub.send("set-param name=node-rate value=0");
+    let (infos, _) = hub.search(&pos, "level move-time=0.2", Duration::from_secs(60));
+    assert!(
+        !infos.last().unwrap().starts_with("info nodes="),
+        "{infos:?}"
+    );
+}

@@ -529,3 +529,87 @@ fn engines_of_games_played_side_by_side_get_a_folder_each() {
     assert!(!root.join("w{worker}").exists());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_clock_in_nodes_makes_a_timed_match_repeat_exactly() {
+    // Two settings of one engine on a 1-second clock that counts 2 million nodes as
+    // a second: the games, the clocks at their ends and the time used depend on the
+    // nodes searched only, so a second run gives the same file whatever else the
+    // machine is doing (the tests beside it).
+    let a = kroon_engine("A") + " option.book=off";
+    let b = kroon_engine("B") + " option.book=off option.pruning=rfp-margin:80";
+    let args = [
+        "--engine",
+        a.as_str(),
+        "--engine",
+        b.as_str(),
+        "--tc",
+        "1",
+        "--node-rate",
+        "2000000",
+        "--openings",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/openings/2-move.fen"),
+        "--random",
+        "--seed",
+        "5",
+        "--games",
+        "2",
+    ];
+    let (stdout, first) = run_match(&args, "node-clock-1.pdn");
+    let (_, second) = run_match(&args, "node-clock-2.pdn");
+    assert_eq!(first, second, "the node clock gave two different matches");
+    let games = parse_games(&first).expect("the PDN file reads");
+    assert_eq!(games.len(), 2, "{stdout}");
+    for g in &games {
+        replay(g);
+        assert!(!g.tag("Termination").unwrap().contains("time"), "{g:?}");
+        // Each move is charged its nodes: the clocks ran, and not out.
+        for tag in ["WhiteClock", "BlackClock"] {
+            let left: f64 = g.tag(tag).expect(tag).parse().expect("seconds");
+            assert!(left > 0.0 && left < 1.0, "{tag} {left}");
+        }
+    }
+    assert!(
+        stdout.lines().any(|l| l.starts_with("time: A used ")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_clock_in_nodes_needs_a_clock_and_hub_engines() {
+    let k = kroon_engine("Kroon");
+    let err = refused(&[
+        "--engine",
+        &k,
+        "--engine",
+        &k,
+        "--depth",
+        "3",
+        "--node-rate",
+        "1000",
+    ]);
+    assert!(err.contains("--node-rate needs a clock"), "{err}");
+    let d = kroon_dxp("D", true, true);
+    let err = refused(&[
+        "--engine",
+        &k,
+        "--engine",
+        &d,
+        "--tc",
+        "60",
+        "--node-rate",
+        "1000",
+    ]);
+    assert!(err.contains("D speaks DXP"), "{err}");
+    let err = refused(&[
+        "--engine",
+        &k,
+        "--engine",
+        &k,
+        "--tc",
+        "60",
+        "--node-rate",
+        "0",
+    ]);
+    assert!(err.contains("node-rate"), "{err}");
+}

@@ -19,6 +19,8 @@ pub struct Answer {
     pub score: Option<i32>,
     /// From `go` to `done`.
     pub elapsed: Duration,
+    /// The last `info nodes=`.
+    pub nodes: Option<u64>,
 }
 
 /// A running engine process.
@@ -147,6 +149,7 @@ impl EngineProcess {
         let start = Instant::now();
         let deadline = start + allowed;
         let mut score = None;
+        let mut nodes = None;
         loop {
             let line = self.next_line(deadline).map_err(|f| match f {
                 Fault::Timeout(_) => {
@@ -161,6 +164,9 @@ impl EngineProcess {
             };
             match word.as_str() {
                 "info" => {
+                    if let Some(n) = args.get("nodes").and_then(|n| n.parse::<u64>().ok()) {
+                        nodes = Some(n);
+                    }
                     if let Some(s) = args.get("score").and_then(|s| s.parse::<f64>().ok()) {
                         if s.is_finite() {
                             score = Some((s * 100.0).round().clamp(-1e6, 1e6) as i32);
@@ -172,6 +178,7 @@ impl EngineProcess {
                         best: args.get("move").map(String::from),
                         score,
                         elapsed: start.elapsed(),
+                        nodes,
                     })
                 }
                 _ => {}

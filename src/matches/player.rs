@@ -29,6 +29,9 @@ pub struct Turn<'a> {
     pub level: TimeControl,
     /// How long the engine may take, the margin included.
     pub allowed: Duration,
+    /// The clock counts nodes, this many a second (`kroon match --node-rate`): the
+    /// move is charged its nodes, not the time it took.
+    pub node_rate: Option<u64>,
 }
 
 /// An engine's move.
@@ -81,10 +84,22 @@ impl Player {
                     .ok_or_else(|| Fault::Illegal("'done' without a move".into()))?;
                 let mv = parse_move(turn.game.position(), &text)
                     .map_err(|e| Fault::Illegal(format!("illegal move '{text}': {e}")))?;
+                let elapsed = match turn.node_rate {
+                    None => answer.elapsed,
+                    Some(rate) => {
+                        let nodes = answer.nodes.ok_or_else(|| {
+                            Fault::Protocol(
+                                "no 'info nodes=' before 'done': the node clock cannot charge the move"
+                                    .into(),
+                            )
+                        })?;
+                        crate::search::threads::nodes_as_time(nodes, rate)
+                    }
+                };
                 Ok(Reply {
                     mv,
                     score: answer.score,
-                    elapsed: answer.elapsed,
+                    elapsed,
                 })
             }
             Player::Dxp(d) => {

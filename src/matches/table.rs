@@ -198,6 +198,7 @@ impl Table<'_> {
             spent: &self.spent,
             level,
             allowed,
+            node_rate: self.config.node_rate,
         };
         let reply = player.think(&turn).map_err(|f| self.fault(side, f))?;
         if let Some(clock) = &mut self.clock {
@@ -289,10 +290,19 @@ impl Table<'_> {
 fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeControl, Duration) {
     let margin = config.time_margin;
     match (clock, config.tc) {
+        // The clock counts nodes: a busy machine may take longer than the clock
+        // says, which costs nothing; only an engine that hangs is stopped.
+        (Some(clock), _) if config.node_rate.is_some() => (
+            clock.control_now(side, Duration::ZERO),
+            clock.allowed(side) * 20 + config.move_timeout,
+        ),
         (Some(clock), _) => (
             clock.control_now(side, Duration::ZERO),
             clock.allowed(side) + margin,
         ),
+        (None, TimeControl::MoveTime(t)) if config.node_rate.is_some() => {
+            (config.tc, t * 20 + config.move_timeout)
+        }
         (None, TimeControl::MoveTime(t)) => (config.tc, t + margin),
         (None, tc) => (tc, config.move_timeout),
     }

@@ -3,6 +3,7 @@
 //! the horizon, the exchanges the side to move can offer).
 
 use super::ordering::{History, Killers, Reductions, KILLER_SCORES, MAX_PLY, TT_MOVE_SCORE};
+use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
 use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::threads::Control;
@@ -15,48 +16,6 @@ use crate::board::{Key, Move, Position, Side};
 use crate::egdb::{Tables, Wdl};
 use crate::eval::Evaluator;
 use std::sync::Arc;
-
-/// Pruning and reduction settings, in one place for tuning by games.
-#[derive(Clone, Copy, Debug)]
-pub struct Pruning {
-    /// Late-move reductions from this depth and this move number on.
-    pub lmr_depth: i32,
-    pub lmr_move: usize,
-    /// Reduction = base/100 + ln(depth) ln(move number) / (div/100).
-    pub lmr_base: i32,
-    pub lmr_div: i32,
-    /// Late-move pruning: at depth <= this, quiet moves after `base + depth^2` are skipped.
-    pub lmp_depth: i32,
-    pub lmp_base: i32,
-    /// Reverse futility: return the static eval when it beats beta by margin x depth.
-    pub rfp_depth: i32,
-    pub rfp_margin: i32,
-    /// Futility: skip quiet moves when the static eval is below alpha by margin x depth.
-    pub futility_depth: i32,
-    pub futility_margin: i32,
-    /// Probcut from this depth on: a search to depth x ratio/100 that beats beta by
-    /// margin x depth returns at once.
-    pub probcut_depth: i32,
-    pub probcut_margin: i32,
-    pub probcut_ratio: i32,
-}
-
-/// The settings in use.
-pub const PRUNING: Pruning = Pruning {
-    lmr_depth: 3,
-    lmr_move: 2,
-    lmr_base: 50,
-    lmr_div: 170,
-    lmp_depth: 3,
-    lmp_base: 3,
-    rfp_depth: 3,
-    rfp_margin: 90,
-    futility_depth: 2,
-    futility_margin: 70,
-    probcut_depth: 3,
-    probcut_margin: 5,
-    probcut_ratio: 40,
-};
 
 /// A thread searching alone keeps the results of nodes at this depth or less in its
 /// own small table. (Chosen by the bench: depth 3 and 1 MiB took 45% less time than
@@ -94,10 +53,6 @@ const ASPIRATION_GIVE_UP: i32 = 600;
 /// Chosen with the move ordering's packed keys, untuned since.
 const GOOD_HISTORY: i32 = 2000;
 
-/// At the horizon, a threatened capture is looked into (see [`Worker::parry`])
-/// unless the static score beats beta by more than this (hundredths of a man).
-const THREAT_MARGIN: i32 = 100;
-
 /// What one completed iteration found.
 #[derive(Clone, Debug)]
 pub struct Iteration {
@@ -133,6 +88,8 @@ pub struct Worker<'a> {
     killers: Killers,
     history: History,
     reductions: Reductions,
+    /// The margins of pruning and reductions (`reductions` is made from them).
+    pruning: Pruning,
     nodes: u64,
     unflushed: u64,
     seldepth: usize,
@@ -280,6 +237,7 @@ impl<'a> Worker<'a> {
             killers: Killers::new(),
             history: History::new(),
             reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
+            pruning: PRUNING,
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
@@ -300,6 +258,16 @@ impl<'a> Worker<'a> {
     pub fn with_tables(mut self, tables: Option<&'a Tables>, pieces: u32) -> Worker<'a> {
         self.tables = tables.filter(|_| pieces >= 2);
         self.table_pieces = pieces;
+        self
+    }
+
+    /// The same worker pruning and reducing by these settings.
+    #[must_use]
+    pub fn with_pruning(mut self, pruning: Pruning) -> Worker<'a> {
+        if (pruning.lmr_base, pruning.lmr_div) != (self.pruning.lmr_base, self.pruning.lmr_div) {
+            self.reductions = Reductions::new(pruning.lmr_base, pruning.lmr_div);
+        }
+        self.pruning = pruning;
         self
     }
 
@@ -598,10 +566,10 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
     ) -> Option<Score> {
-        if depth < PRUNING.probcut_depth || beta.is_decisive() {
+        if depth < self.pruning.probcut_depth || beta.is_decisive() {
             return None;
         }
-        let margin = PRUNING.probcut_margin * depth;
+        let margin = self.pruning.probcut_margin * depth;
         let raised = Score(beta.0 + margin);
         if raised.is_decisive() {
             return None;
@@ -610,7 +578,7 @@ impl<'a> Worker<'a> {
         // a shot), one ply more: the capture alone would leave the verification
         // to stand pat in the shot's position and judge the sacrifice a loss.
         let pending = i32::from(has_capture(pos));
-        let shallow = (depth * PRUNING.probcut_ratio / 100).max(1) + pending;
+        let shallow = (depth * self.pruning.probcut_ratio / 100).max(1) + pending;
         let s = self.search(
             pos,
             clock,
@@ -652,10 +620,10 @@ impl<'a> Worker<'a> {
         // Reverse futility: far enough above beta in a quiet position that a shallow
         // search will not bring the score back. Captures pending are never judged so.
         let mut static_eval = None;
-        if !pv_node && !capture && depth <= PRUNING.rfp_depth && !beta.is_decisive() {
+        if !pv_node && !capture && depth <= self.pruning.rfp_depth && !beta.is_decisive() {
             let e = self.eval.evaluate(pos);
             static_eval = Some(e);
-            if e - PRUNING.rfp_margin * depth >= beta.0 {
+            if e - self.pruning.rfp_margin * depth >= beta.0 {
                 return Err(Score(e));
             }
         }
@@ -667,13 +635,13 @@ impl<'a> Worker<'a> {
         let extension = i32::from(pv_node && moves.len() == 1 && ply < 2 * MAX_PLY / 3);
         let futile = !pv_node
             && !capture
-            && depth <= PRUNING.futility_depth
+            && depth <= self.pruning.futility_depth
             && !alpha.is_decisive()
             && static_eval.unwrap_or_else(|| self.eval.evaluate(pos))
-                + PRUNING.futility_margin * depth
+                + self.pruning.futility_margin * depth
                 <= alpha.0;
-        let lmp_limit = if !pv_node && depth <= PRUNING.lmp_depth && !alpha.is_decisive() {
-            (PRUNING.lmp_base + depth * depth) as usize
+        let lmp_limit = if !pv_node && depth <= self.pruning.lmp_depth && !alpha.is_decisive() {
+            (self.pruning.lmp_base + depth * depth) as usize
         } else {
             usize::MAX
         };
@@ -859,7 +827,10 @@ impl<'a> Worker<'a> {
         if node.new_depth > 0 {
             self.table(node.new_depth).prefetch(child.key());
         }
-        let quiet = !node.capture && move_score < KILLER_SCORES[1];
+        // A man that crowns changes the game too much to be pruned or reduced as
+        // quiet: a non-capture adds a king only by crowning.
+        let crowns = child.king_bits().count_ones() != node.pos.king_bits().count_ones();
+        let quiet = !node.capture && move_score < KILLER_SCORES[1] && !crowns;
         let mut threat = None;
         if i > 0 && quiet && (node.futile || i >= node.lmp_limit) && best > -Score(Score::WIN_BAND)
         {
@@ -889,8 +860,8 @@ impl<'a> Worker<'a> {
             full_window(self, alpha, node.pv_node)
         } else {
             let reduction = if quiet
-                && node.depth >= PRUNING.lmr_depth
-                && i >= PRUNING.lmr_move
+                && node.depth >= self.pruning.lmr_depth
+                && i >= self.pruning.lmr_move as usize
                 // A move that offers a capture starts an exchange or a shot: the
                 // tactics of draughts, which a reduced search would miss.
                 && !threat.unwrap_or_else(|| has_capture(&child))
@@ -1104,7 +1075,7 @@ impl<'a> Worker<'a> {
             {
                 return stand;
             }
-            if stand.0 < beta.0 + THREAT_MARGIN
+            if stand.0 < beta.0 + self.pruning.threat_margin
                 && side_can_capture(pos, pos.side_to_move().opponent())
             {
                 return self.parry(pos, alpha, beta, ply);

@@ -124,12 +124,6 @@ impl Reductions {
     }
 }
 
-impl Default for Reductions {
-    fn default() -> Reductions {
-        Reductions::new(50, 220)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,7 +153,8 @@ mod tests {
 
     #[test]
     fn reductions_grow() {
-        let r = Reductions::default();
+        let p = crate::search::pruning::PRUNING;
+        let r = Reductions::new(p.lmr_base, p.lmr_div);
         assert!(r.get(2, 2) <= r.get(10, 20));
         assert_eq!(r.get(1, 1), 0);
     }

@@ -35,6 +35,11 @@ pub struct Control {
     /// How far the soft limit stretches, in percent: the search moves it when its
     /// best move or score is unsettled (see [`Stability`]).
     stretch: AtomicU32,
+    /// A clock that counts nodes, this many a second, instead of time: see
+    /// [`Control::with_node_rate`].
+    node_rate: Option<u64>,
+    /// The node count when the clock began to run (ponder-hit moves it).
+    clock_start_nodes: AtomicU64,
 }
 
 impl Control {
@@ -54,7 +59,19 @@ impl Control {
                 _ => None,
             },
             stretch: AtomicU32::new(100),
+            node_rate: None,
+            clock_start_nodes: AtomicU64::new(0),
         }
+    }
+
+    /// The same control with a clock that counts `rate` nodes as a second (None: the
+    /// real clock). A match that charges its engines the same way (`kroon match
+    /// --node-rate`) plays the same games however busy the machine is, so time
+    /// management can be tested beside other work.
+    #[must_use]
+    pub fn with_node_rate(mut self, rate: Option<u64>) -> Control {
+        self.node_rate = rate.filter(|&r| r > 0);
+        self
     }
 
     /// Asks every thread to stop as soon as it can.
@@ -72,6 +89,8 @@ impl Control {
     pub fn ponder_hit(&self) {
         let now = self.start.elapsed().as_nanos() as u64;
         self.clock_start_ns.store(now, Ordering::Relaxed);
+        self.clock_start_nodes
+            .store(self.nodes(), Ordering::Relaxed);
         self.pondering.store(false, Ordering::Release);
     }
 
@@ -92,8 +111,15 @@ impl Control {
         self.start.elapsed()
     }
 
-    /// Time on the clock: since the search began, or since ponder-hit.
+    /// Time on the clock: since the search began, or since ponder-hit; in nodes
+    /// over the node rate when the clock counts nodes.
     fn clock_elapsed(&self) -> Duration {
+        if let Some(rate) = self.node_rate {
+            let nodes = self
+                .nodes()
+                .saturating_sub(self.clock_start_nodes.load(Ordering::Relaxed));
+            return nodes_as_time(nodes, rate);
+        }
         let since = Duration::from_nanos(self.clock_start_ns.load(Ordering::Relaxed));
         self.start.elapsed().saturating_sub(since)
     }
@@ -173,6 +199,13 @@ impl Stability {
     }
 }
 
+/// `nodes` as the time they take at `rate` nodes a second.
+#[must_use]
+pub fn nodes_as_time(nodes: u64, rate: u64) -> Duration {
+    let nanos = u128::from(nodes) * 1_000_000_000 / u128::from(rate.max(1));
+    Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
+}
+
 /// Everything one search needs besides the shared table and control.
 pub struct SearchParams {
     pub position: Position,
@@ -186,6 +219,8 @@ pub struct SearchParams {
     /// Endgame tables to probe, for positions of up to `table_pieces` pieces.
     pub tables: Option<std::sync::Arc<crate::egdb::Tables>>,
     pub table_pieces: u32,
+    /// The margins of pruning and reductions.
+    pub pruning: crate::search::pruning::Pruning,
 }
 
 /// A search whose root the tables settle as a draw or a loss plays a move that keeps
@@ -326,9 +361,11 @@ pub fn run(
                 let eval = &params.evaluator;
                 let tables = params.tables.as_deref();
                 let pieces = params.table_pieces;
+                let pruning = params.pruning;
                 scope.spawn(move |_| {
                     Worker::new(tt, control, eval, keys, Some(pool))
                         .with_tables(tables, pieces)
+                        .with_pruning(pruning)
                         .help();
                 });
             }
@@ -394,7 +431,8 @@ fn deepen(
     }
     .min(plan.max_depth);
     let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared)
-        .with_tables(params.tables.as_deref(), params.table_pieces);
+        .with_tables(params.tables.as_deref(), params.table_pieces)
+        .with_pruning(params.pruning);
     worker.restrict_root(plan.moves.clone());
     let mut best: Option<Iteration> = None;
     let mut unfinished = None;

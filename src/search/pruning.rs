@@ -1,0 +1,161 @@
+//! The search's pruning and reduction margins, in one place so that games can tune
+//! them: a front end sets them by name (Hub's `pruning` param, `name:value` pairs),
+//! so a match or a tuner can play two settings against each other with one binary.
+
+use std::fmt;
+
+/// Pruning and reduction settings. Depths are in plies, margins in hundredths of a man.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Late-move reductions from this depth and this move number on.
+    pub lmr_depth: i32,
+    pub lmr_move: i32,
+    /// Reduction = base/100 + ln(depth) ln(move number) / (div/100).
+    pub lmr_base: i32,
+    pub lmr_div: i32,
+    /// Late-move pruning: at depth <= this, quiet moves after `base + depth^2` are skipped.
+    pub lmp_depth: i32,
+    pub lmp_base: i32,
+    /// Reverse futility: return the static eval when it beats beta by margin x depth.
+    pub rfp_depth: i32,
+    pub rfp_margin: i32,
+    /// Futility: skip quiet moves when the static eval is below alpha by margin x depth.
+    pub futility_depth: i32,
+    pub futility_margin: i32,
+    /// Probcut from this depth on: a search to depth x ratio/100 that beats beta by
+    /// margin x depth returns at once.
+    pub probcut_depth: i32,
+    pub probcut_margin: i32,
+    pub probcut_ratio: i32,
+    /// At the horizon, a threatened capture is looked into unless the static score
+    /// beats beta by more than this.
+    pub threat_margin: i32,
+}
+
+/// The settings in use unless a front end says otherwise. Set by hand before
+/// matches could judge them; the capture-threat margin came with its SPRT
+/// (docs/tuning.md).
+pub const PRUNING: Pruning = Pruning {
+    lmr_depth: 3,
+    lmr_move: 2,
+    lmr_base: 50,
+    lmr_div: 170,
+    lmp_depth: 3,
+    lmp_base: 3,
+    rfp_depth: 3,
+    rfp_margin: 90,
+    futility_depth: 2,
+    futility_margin: 70,
+    probcut_depth: 3,
+    probcut_margin: 5,
+    probcut_ratio: 40,
+    threat_margin: 100,
+};
+
+/// Each setting's name (as `name:value` pairs use it), its bounds, and the field.
+type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
+
+/// The bounds keep every setting meaningful (a divisor is never zero, a depth
+/// never negative) without judging what plays well: that is for games.
+const FIELDS: [Field; 14] = [
+    ("lmr-depth", 1, 64, |p| &mut p.lmr_depth),
+    ("lmr-move", 1, 64, |p| &mut p.lmr_move),
+    ("lmr-base", -1000, 1000, |p| &mut p.lmr_base),
+    ("lmr-div", 10, 10_000, |p| &mut p.lmr_div),
+    ("lmp-depth", 0, 64, |p| &mut p.lmp_depth),
+    ("lmp-base", 0, 1000, |p| &mut p.lmp_base),
+    ("rfp-depth", 0, 64, |p| &mut p.rfp_depth),
+    ("rfp-margin", 0, 10_000, |p| &mut p.rfp_margin),
+    ("futility-depth", 0, 64, |p| &mut p.futility_depth),
+    ("futility-margin", 0, 10_000, |p| &mut p.futility_margin),
+    ("probcut-depth", 1, 1000, |p| &mut p.probcut_depth),
+    ("probcut-margin", 0, 10_000, |p| &mut p.probcut_margin),
+    ("probcut-ratio", 1, 100, |p| &mut p.probcut_ratio),
+    ("threat-margin", 0, 10_000, |p| &mut p.threat_margin),
+];
+
+impl Pruning {
+    /// These settings with some changed by `name:value` pairs, separated by commas
+    /// or spaces (`rfp-margin:80,lmr-div:200`). An empty text changes nothing; an
+    /// unknown name or a value out of bounds is refused, naming it.
+    pub fn with_changes(mut self, text: &str) -> Result<Pruning, String> {
+        for pair in text.split([',', ' ']).filter(|p| !p.is_empty()) {
+            let (name, value) = pair
+                .split_once(':')
+                .ok_or_else(|| format!("pruning: expected name:value, not '{pair}'"))?;
+            let (_, lo, hi, field) = FIELDS.iter().find(|(n, ..)| *n == name).ok_or_else(|| {
+                let names: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
+                format!(
+                    "pruning: unknown setting '{name}' (known: {})",
+                    names.join(", ")
+                )
+            })?;
+            match value.parse::<i32>() {
+                Ok(v) if (*lo..=*hi).contains(&v) => *field(&mut self) = v,
+                _ => {
+                    return Err(format!(
+                        "pruning: {name} must be a whole number from {lo} to {hi}, not '{value}'"
+                    ))
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// Every setting as `name:value` pairs, in the form [`Pruning::with_changes`] reads.
+impl fmt::Display for Pruning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut copy = *self;
+        for (i, (name, _, _, field)) in FIELDS.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            write!(f, "{sep}{name}:{}", *field(&mut copy))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_by_name() {
+        let text = PRUNING.to_string();
+        assert!(text.starts_with("lmr-depth:3,lmr-move:2,"), "{text}");
+        assert_eq!(PRUNING.with_changes(&text), Ok(PRUNING));
+        let changed = PRUNING
+            .with_changes("rfp-margin:80, probcut-margin:12")
+            .unwrap();
+        assert_eq!(changed.rfp_margin, 80);
+        assert_eq!(changed.probcut_margin, 12);
+        assert_eq!(
+            Pruning {
+                rfp_margin: 90,
+                probcut_margin: 5,
+                ..changed
+            },
+            PRUNING
+        );
+        assert_eq!(PRUNING.with_changes(""), Ok(PRUNING));
+        assert_eq!(PRUNING.with_changes(&changed.to_string()), Ok(changed));
+    }
+
+    #[test]
+    fn bad_settings_are_refused_by_name() {
+        let err = PRUNING.with_changes("rfp-margn:80").unwrap_err();
+        assert!(
+            err.contains("rfp-margn") && err.contains("rfp-margin"),
+            "{err}"
+        );
+        let err = PRUNING.with_changes("lmr-div:0").unwrap_err();
+        assert!(
+            err.contains("lmr-div") && err.contains("10 to 10000"),
+            "{err}"
+        );
+        let err = PRUNING.with_changes("rfp-margin:lots").unwrap_err();
+        assert!(err.contains("lots"), "{err}");
+        let err = PRUNING.with_changes("rfp-margin=80").unwrap_err();
+        assert!(err.contains("name:value"), "{err}");
+    }
+}
