@@ -367,7 +367,8 @@ impl Engine {
             table_pieces: self.endgame.pieces,
             pruning: self.pruning,
         };
-        let control = Arc::new(Control::new(limit, mode).with_node_rate(self.node_rate));
+        let pieces = game.position().occupied().count();
+        let control = Arc::new(Control::new(limit, mode, pieces).with_node_rate(self.node_rate));
         if self.workers.is_none() {
             self.workers = threads::search_threads(self.options.threads).map(Arc::new);
         }

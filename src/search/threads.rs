@@ -13,7 +13,7 @@ use crate::board::movegen::legal_moves;
 use crate::board::{Key, Position};
 use crate::egdb::Wdl;
 use crate::search::score::Score;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -32,6 +32,9 @@ pub struct Control {
     clock_start_ns: AtomicU64,
     budget: Option<Budget>,
     node_limit: Option<u64>,
+    /// How far the soft limit stretches, in percent: the search moves it when its
+    /// best move or score is unsettled (see [`Stability`]).
+    stretch: AtomicU32,
     /// A clock that counts nodes, this many a second, instead of time: see
     /// [`Control::with_node_rate`].
     node_rate: Option<u64>,
@@ -40,21 +43,22 @@ pub struct Control {
 }
 
 impl Control {
-    /// The control of a search under `limit`; a ponder search runs without its clock
-    /// until [`Control::ponder_hit`].
+    /// The control of a search under `limit` with `pieces` on the board; a ponder
+    /// search runs without its clock until [`Control::ponder_hit`].
     #[must_use]
-    pub fn new(limit: Limit, mode: GoMode) -> Control {
+    pub fn new(limit: Limit, mode: GoMode, pieces: u32) -> Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(mode == GoMode::Ponder),
             nodes: AtomicU64::new(0),
             start: Instant::now(),
             clock_start_ns: AtomicU64::new(0),
-            budget: Budget::for_limit(limit),
+            budget: Budget::for_limit(limit, pieces),
             node_limit: match limit {
                 Limit::Nodes(n) => Some(n),
                 _ => None,
             },
+            stretch: AtomicU32::new(100),
             node_rate: None,
             clock_start_nodes: AtomicU64::new(0),
         }
@@ -139,12 +143,59 @@ impl Control {
                 let last_start = if budget.fixed {
                     budget.hard
                 } else {
-                    budget.soft / 2
+                    // Started past 60% of the soft limit, an iteration would
+                    // usually end past it; one stopped early still counts once its
+                    // first move is searched, so starting late costs little.
+                    let stretch = self.stretch.load(Ordering::Relaxed);
+                    (budget.soft * stretch * 3 / 500).min(budget.hard)
                 };
                 self.clock_elapsed() >= last_start
             }
             _ => false,
         }
+    }
+}
+
+/// How settled the search is, iteration by iteration, and so how far past its
+/// usual time it should go on: a best move that keeps changing, or a score that
+/// falls, says the next iteration may well change the move, so it is worth the
+/// time; a move that every iteration confirms is not.
+#[derive(Clone, Copy, Debug, Default)]
+struct Stability {
+    /// Best-move changes, the older ones counting half as much at each iteration.
+    changes: u32,
+    best: Option<crate::board::Move>,
+    score: Option<Score>,
+}
+
+/// Iterations before this depth are too shallow to judge the search by.
+const STABILITY_DEPTH: u32 = 5;
+
+impl Stability {
+    /// Takes in a completed iteration; returns the soft limit's stretch in percent.
+    fn update(&mut self, it: &Iteration) -> u32 {
+        let best = it.pv.first().copied();
+        let changed = self.best.is_some() && best != self.best;
+        // In hundredths of a change: halves each iteration, a change adds one.
+        self.changes = self.changes / 2 + if changed { 100 } else { 0 };
+        let drop = self
+            .score
+            .filter(|s| !s.is_decisive() && !it.score.is_decisive())
+            .map_or(0, |before| (before.0 - it.score.0).max(0));
+        self.best = best;
+        self.score = Some(it.score);
+        if it.depth < STABILITY_DEPTH {
+            return 100;
+        }
+        // A change just now: +80%; a score down by a fifth of a man: +50%.
+        let unsettled = 80 * self.changes / 100 + (drop.min(60) as u32) * 5 / 2;
+        // A move confirmed for several iterations at an even score: a little less.
+        let settled = if self.changes == 0 && drop == 0 {
+            15
+        } else {
+            0
+        };
+        (100 + unsettled - settled).clamp(70, 250)
     }
 }
 
@@ -385,6 +436,7 @@ fn deepen(
     worker.restrict_root(plan.moves.clone());
     let mut best: Option<Iteration> = None;
     let mut unfinished = None;
+    let mut stability = Stability::default();
     for depth in 1..=max_depth {
         let guess = best.as_ref().map(|it| it.score);
         let Some(it) = worker.iterate(&params.position, params.clock, depth, guess) else {
@@ -402,6 +454,8 @@ fn deepen(
             pv: it.pv.clone(),
             from_book: false,
         });
+        let stretch = stability.update(&it);
+        control.stretch.store(stretch, Ordering::Relaxed);
         best = Some(it);
         if control.past_soft_limit() {
             break;
@@ -416,6 +470,40 @@ fn deepen(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn iteration(depth: u32, score: i32, mv: crate::board::Move) -> Iteration {
+        Iteration {
+            depth,
+            score: Score(score),
+            pv: vec![mv],
+            seldepth: depth,
+            mean_depth: f64::from(depth),
+        }
+    }
+
+    #[test]
+    fn an_unsettled_search_stretches_its_time() {
+        let moves = legal_moves(&Position::initial());
+        let (a, b) = (moves[0], moves[1]);
+        let mut s = Stability::default();
+        // Shallow iterations say nothing; a move confirmed again and again at an
+        // even score takes a little less than the usual time.
+        assert_eq!(s.update(&iteration(3, 0, a)), 100);
+        for depth in 4..12 {
+            s.update(&iteration(depth, 0, a));
+        }
+        assert!(s.update(&iteration(12, 0, a)) < 100);
+        // The best move changes: more time, less again as it holds.
+        let changed = s.update(&iteration(13, 0, b));
+        assert!(changed > 150, "{changed}");
+        let held = s.update(&iteration(14, 0, b));
+        assert!(held > 100 && held < changed, "{held}");
+        // The score falls by half a man: more time too, within bounds.
+        let mut s = Stability::default();
+        s.update(&iteration(10, 20, a));
+        let fell = s.update(&iteration(11, -30, a));
+        assert!(fell > 150 && fell <= 250, "{fell}");
+    }
 
     #[test]
     fn threads_are_capped_at_the_cores() {

@@ -48,14 +48,30 @@ const OVERHEAD: Duration = Duration::from_millis(30);
 /// minute a game, planning with all of it left Kroon 0.0 s in a 94-move game.
 const RESERVE: Duration = Duration::from_secs(1);
 
-/// Moves we plan for when the clock does not say how many remain. Draughts games
-/// last 50-70 moves; planning for this many left keeps a reserve at every stage.
+/// Moves we plan for at most when the clock does not say how many remain.
 const MOVES_HORIZON: u32 = 30;
 
+/// Moves we plan for at least, however few pieces are left: a reserve for a long
+/// ending (kings can shuffle for 25 moves before the draw rules end a game).
+const MOVES_FLOOR: u32 = 14;
+
+/// The moves a game still lasts, as we plan for it, with `pieces` on the board:
+/// 30 with all 40 pieces, 24 with 30, 17 with 20, never fewer than 14. A fixed 30
+/// spent the clock as if every position were the first: at a minute a game Kroon
+/// ended with a quarter to a third of its time unused (16-19 s of 60 against Scan
+/// 2.0, which ends with 2), while the middle game, where games are decided, was
+/// played on less than a second a move. Endings are cheap besides (few moves, deep
+/// searches, the tables).
+#[must_use]
+pub fn moves_left(pieces: u32) -> u32 {
+    (pieces * 2 / 3 + 4).clamp(MOVES_FLOOR, MOVES_HORIZON)
+}
+
 impl Budget {
-    /// The time a limit allows, or None when it sets no clock (depth, nodes, infinite).
+    /// The time a limit allows with `pieces` on the board, or None when it sets no
+    /// clock (depth, nodes, infinite).
     #[must_use]
-    pub fn for_limit(limit: Limit) -> Option<Budget> {
+    pub fn for_limit(limit: Limit, pieces: u32) -> Option<Budget> {
         match limit {
             Limit::Depth(_) | Limit::Nodes(_) | Limit::Infinite => None,
             Limit::MoveTime(t) => {
@@ -78,7 +94,9 @@ impl Budget {
                 let available = remaining
                     .saturating_sub(reserve)
                     .saturating_sub(OVERHEAD.min(remaining / 4));
-                let horizon = moves_to_go.unwrap_or(MOVES_HORIZON).clamp(1, MOVES_HORIZON);
+                let horizon = moves_to_go
+                    .unwrap_or(moves_left(pieces))
+                    .clamp(1, MOVES_HORIZON);
                 // The last move before a time control may use most of what is left;
                 // otherwise never more than a fraction, so a fail-low cannot flag.
                 let ceiling = if horizon == 1 {
@@ -108,27 +126,62 @@ mod tests {
 
     #[test]
     fn no_clock_forms() {
-        assert_eq!(Budget::for_limit(Limit::Depth(10)), None);
-        assert_eq!(Budget::for_limit(Limit::Nodes(1000)), None);
-        assert_eq!(Budget::for_limit(Limit::Infinite), None);
+        assert_eq!(Budget::for_limit(Limit::Depth(10), 40), None);
+        assert_eq!(Budget::for_limit(Limit::Nodes(1000), 40), None);
+        assert_eq!(Budget::for_limit(Limit::Infinite, 40), None);
     }
 
     #[test]
     fn move_time_keeps_a_margin() {
-        let b = Budget::for_limit(Limit::MoveTime(ms(1000))).unwrap();
+        let b = Budget::for_limit(Limit::MoveTime(ms(1000)), 40).unwrap();
         assert_eq!(b.hard, ms(970));
         assert_eq!(b.soft, b.hard);
-        let b = Budget::for_limit(Limit::MoveTime(ms(50))).unwrap();
+        let b = Budget::for_limit(Limit::MoveTime(ms(50)), 40).unwrap();
         assert_eq!(b.hard, ms(40));
     }
 
     #[test]
+    fn the_plan_shortens_as_pieces_come_off() {
+        assert_eq!(moves_left(40), 30);
+        assert_eq!(moves_left(30), 24);
+        assert_eq!(moves_left(20), 17);
+        assert_eq!(moves_left(2), 14);
+        let soft = |pieces| {
+            Budget::for_limit(
+                Limit::Clock {
+                    remaining: ms(30_000),
+                    increment: ms(0),
+                    moves_to_go: None,
+                },
+                pieces,
+            )
+            .unwrap()
+            .soft
+        };
+        assert!(soft(40) < soft(24) && soft(24) < soft(8));
+        // A clock that says how many moves are left is believed.
+        let told = Budget::for_limit(
+            Limit::Clock {
+                remaining: ms(30_000),
+                increment: ms(0),
+                moves_to_go: Some(25),
+            },
+            8,
+        )
+        .unwrap();
+        assert!(told.soft < soft(8));
+    }
+
+    #[test]
     fn sudden_death_spreads_the_time() {
-        let b = Budget::for_limit(Limit::Clock {
-            remaining: ms(60_000),
-            increment: ms(0),
-            moves_to_go: None,
-        })
+        let b = Budget::for_limit(
+            Limit::Clock {
+                remaining: ms(60_000),
+                increment: ms(0),
+                moves_to_go: None,
+            },
+            40,
+        )
         .unwrap();
         assert!(b.soft >= ms(1500) && b.soft <= ms(2500), "{b:?}");
         assert!(b.hard <= ms(24_000) && b.hard >= b.soft);
@@ -136,26 +189,35 @@ mod tests {
 
     #[test]
     fn increment_is_used_but_never_the_whole_clock() {
-        let b = Budget::for_limit(Limit::Clock {
-            remaining: ms(60_000),
-            increment: ms(100),
-            moves_to_go: None,
-        })
+        let b = Budget::for_limit(
+            Limit::Clock {
+                remaining: ms(60_000),
+                increment: ms(100),
+                moves_to_go: None,
+            },
+            40,
+        )
         .unwrap();
         assert!(b.soft > ms(2000));
         // Down to the increment alone: stay well inside it.
-        let b = Budget::for_limit(Limit::Clock {
-            remaining: ms(100),
-            increment: ms(100),
-            moves_to_go: None,
-        })
+        let b = Budget::for_limit(
+            Limit::Clock {
+                remaining: ms(100),
+                increment: ms(100),
+                moves_to_go: None,
+            },
+            40,
+        )
         .unwrap();
         assert!(b.hard <= ms(40), "{b:?}");
-        let b = Budget::for_limit(Limit::Clock {
-            remaining: ms(0),
-            increment: ms(0),
-            moves_to_go: None,
-        })
+        let b = Budget::for_limit(
+            Limit::Clock {
+                remaining: ms(0),
+                increment: ms(0),
+                moves_to_go: None,
+            },
+            40,
+        )
         .unwrap();
         assert_eq!(b.hard, ms(0));
     }
@@ -163,11 +225,14 @@ mod tests {
     #[test]
     fn the_last_second_is_kept_in_reserve() {
         let budget = |remaining| {
-            Budget::for_limit(Limit::Clock {
-                remaining: ms(remaining),
-                increment: ms(0),
-                moves_to_go: None,
-            })
+            Budget::for_limit(
+                Limit::Clock {
+                    remaining: ms(remaining),
+                    increment: ms(0),
+                    moves_to_go: None,
+                },
+                40,
+            )
             .unwrap()
         };
         // 60 s: the plan is for 59. With 1.2 s left a move may use at most 40% of
@@ -184,19 +249,25 @@ mod tests {
 
     #[test]
     fn moves_to_go() {
-        let b = Budget::for_limit(Limit::Clock {
-            remaining: ms(10_000),
-            increment: ms(0),
-            moves_to_go: Some(10),
-        })
+        let b = Budget::for_limit(
+            Limit::Clock {
+                remaining: ms(10_000),
+                increment: ms(0),
+                moves_to_go: Some(10),
+            },
+            40,
+        )
         .unwrap();
         // A tenth of what is left besides the reserve.
         assert!(b.soft >= ms(880) && b.soft <= ms(900), "{b:?}");
-        let last = Budget::for_limit(Limit::Clock {
-            remaining: ms(10_000),
-            increment: ms(0),
-            moves_to_go: Some(1),
-        })
+        let last = Budget::for_limit(
+            Limit::Clock {
+                remaining: ms(10_000),
+                increment: ms(0),
+                moves_to_go: Some(1),
+            },
+            40,
+        )
         .unwrap();
         assert!(last.hard <= ms(7000) && last.soft >= ms(6500), "{last:?}");
     }
