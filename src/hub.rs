@@ -263,8 +263,7 @@ impl Session {
             // same games on a busy machine; `done` is then preceded by the search's
             // node count, by which `kroon match --node-rate` charges the move.
             "node-rate" => {
-                self.engine
-                    .set_node_rate(Some(int(0, MAX_NODE_RATE)?).filter(|&r| r > 0));
+                self.engine.set_node_rate(Some(int(0, MAX_NODE_RATE)?));
                 Ok(())
             }
             // Endgame tables, as Scan names the size; a damaged file keeps the

@@ -288,22 +288,19 @@ impl Table<'_> {
 /// The time control `side` moves under now (a clock as it stands) and how long to
 /// wait for the move.
 fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeControl, Duration) {
-    let margin = config.time_margin;
+    // The time a move may take by the wall clock when the engine's clock allows
+    // `t`. When that clock counts nodes, a busy machine may take longer than it
+    // says, which costs nothing: only an engine that hangs is stopped.
+    let wall = |t: Duration| match config.node_rate {
+        Some(_) => t * 20 + config.move_timeout,
+        None => t + config.time_margin,
+    };
     match (clock, config.tc) {
-        // The clock counts nodes: a busy machine may take longer than the clock
-        // says, which costs nothing; only an engine that hangs is stopped.
-        (Some(clock), _) if config.node_rate.is_some() => (
-            clock.control_now(side, Duration::ZERO),
-            clock.allowed(side) * 20 + config.move_timeout,
-        ),
         (Some(clock), _) => (
             clock.control_now(side, Duration::ZERO),
-            clock.allowed(side) + margin,
+            wall(clock.allowed(side)),
         ),
-        (None, TimeControl::MoveTime(t)) if config.node_rate.is_some() => {
-            (config.tc, t * 20 + config.move_timeout)
-        }
-        (None, TimeControl::MoveTime(t)) => (config.tc, t + margin),
+        (None, TimeControl::MoveTime(t)) => (config.tc, wall(t)),
         (None, tc) => (tc, config.move_timeout),
     }
 }
