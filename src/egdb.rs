@@ -275,6 +275,16 @@ impl Tables {
         self.background_reads = true;
     }
 
+    /// Drops the decompressed blocks every slice keeps (the builder, between units,
+    /// so that the budget serves the slices the next unit probes).
+    pub fn forget_blocks(&mut self) {
+        for slot in self.slices.iter_mut().flatten() {
+            if let Some(Some(file)) = Arc::get_mut(&mut slot.file).and_then(OnceLock::get_mut) {
+                file.forget_blocks();
+            }
+        }
+    }
+
     /// Whether no slice is here.
     #[must_use]
     pub fn is_empty(&self) -> bool {

@@ -103,6 +103,8 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
             slices.into_iter().for_each(|s| tables.insert(s));
             "kept (checksums good)".to_string()
         } else {
+            tables.forget_blocks();
+            file::set_block_budget(block_budget(unit, &tables));
             let (blocks, phases) = solve(unit, &tables)?;
             for (m, blocks) in unit.iter().zip(blocks) {
                 let path = file::write(&config.dir, *m, &blocks)?;
@@ -133,6 +135,42 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
         }
     }
     Ok(tables)
+}
+
+/// The bytes of decompressed blocks to keep while a unit is built: enough for every
+/// slice its moves lead into outside the unit (by a capture, any slice with fewer
+/// pieces; by a crowning, the slices one man crowned, in either colour), so that each
+/// block is decompressed once; at least the budget of play, and at most half the
+/// memory the machine has free beside the unit's own states.
+fn block_budget(unit: &[Material], tables: &Tables) -> usize {
+    let pieces = unit[0].pieces();
+    let crowned = unit.iter().filter(|m| m.white_men > 0).flat_map(|m| {
+        let c = Material {
+            white_men: m.white_men - 1,
+            white_kings: m.white_kings + 1,
+            ..*m
+        };
+        [c, c.swapped()]
+    });
+    let mut reached: Vec<Material> = (2..pieces)
+        .flat_map(Material::all_with)
+        .chain(crowned)
+        .filter(|&m| tables.has(m))
+        .collect();
+    reached.sort_unstable();
+    reached.dedup();
+    let reach: usize = reached.into_iter().map(file::unpacked_bytes).sum();
+    let states: usize = unit.iter().map(|m| m.size() as usize).sum();
+    let room = memory_available().map_or(usize::MAX, |free| free.saturating_sub(states) / 2);
+    reach.min(room).max(file::PLAY_BLOCK_BUDGET)
+}
+
+/// The memory the system says it can give without swapping (Linux), in bytes.
+fn memory_available() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// A slice's finished file, if it is there and sound; a damaged one is reported and
@@ -205,15 +243,7 @@ type Solved = Vec<Vec<Vec<u8>>>;
 /// pass took.
 fn solve(materials: &[Material], tables: &Tables) -> Result<(Solved, String), String> {
     let start = Instant::now();
-    let unit = Unit {
-        materials,
-        states: materials
-            .iter()
-            .map(|m| (0..m.size()).map(|_| AtomicU8::new(0)).collect())
-            .collect(),
-        tables,
-        missing: AtomicBool::new(false),
-    };
+    let unit = Unit::new(materials, tables);
     for slot in 0..materials.len() {
         unit.forward(slot);
     }
@@ -250,7 +280,19 @@ fn stays(pos: &Position, mv: Move, child: &Position) -> bool {
     !mv.is_capture() && child.king_bits().count_ones() == pos.king_bits().count_ones()
 }
 
-impl Unit<'_> {
+impl<'a> Unit<'a> {
+    fn new(materials: &'a [Material], tables: &'a Tables) -> Unit<'a> {
+        Unit {
+            materials,
+            states: materials
+                .iter()
+                .map(|m| (0..m.size()).map(|_| AtomicU8::new(0)).collect())
+                .collect(),
+            tables,
+            missing: AtomicBool::new(false),
+        }
+    }
+
     fn slot(&self, m: Material) -> usize {
         self.materials
             .iter()
@@ -562,6 +604,31 @@ mod tests {
     #[allow(non_snake_case)]
     fn ALL_SQUARES() -> impl Iterator<Item = u64> {
         crate::board::bitboard::BitIter(ALL).map(|b| 1u64 << b)
+    }
+
+    #[test]
+    fn the_check_refuses_a_value_that_disagrees_with_the_successors() {
+        // A king against a king: every capture ends the game, so the unit needs no
+        // smaller table.
+        let tables = Tables::empty(Path::new("no tables"));
+        let materials = ["0101".parse::<Material>().unwrap()];
+        let unit = Unit::new(&materials, &tables);
+        unit.forward(0);
+        let mut parity = 0;
+        while unit.round(parity) > 0 {
+            parity ^= 1;
+        }
+        assert!(unit.check(0).is_ok());
+        let won = unit.states[0]
+            .iter()
+            .position(|s| final_value(s.load(Relaxed)) == Some(Wdl::Win))
+            .unwrap();
+        unit.states[0][won].store(LOSS_DONE, Relaxed);
+        let refused = unit.check(0).unwrap_err();
+        assert!(
+            refused.contains("disagree with their successors"),
+            "{refused}"
+        );
     }
 
     #[test]

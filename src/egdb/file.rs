@@ -108,16 +108,18 @@ pub fn write(dir: &Path, material: Material, blocks: &[Vec<u8>]) -> Result<PathB
 const UNPACKED_BLOCK: usize = BLOCK_POSITIONS as usize / 4;
 
 /// How many decompressed blocks every table of the process keeps, counted in bytes.
+/// Blocks are kept until their slice is dropped or told to forget them; past the
+/// limit a probe decompresses its block for itself alone.
 struct BlockCache {
     used: AtomicUsize,
-    limit: usize,
+    limit: AtomicUsize,
 }
 
 impl BlockCache {
     /// Room for one more block, taken if there is.
     fn reserve(&self) -> bool {
-        let room =
-            self.used.fetch_add(UNPACKED_BLOCK, Ordering::Relaxed) + UNPACKED_BLOCK <= self.limit;
+        let limit = self.limit.load(Ordering::Relaxed);
+        let room = self.used.fetch_add(UNPACKED_BLOCK, Ordering::Relaxed) + UNPACKED_BLOCK <= limit;
         if !room {
             self.release();
         }
@@ -125,16 +127,37 @@ impl BlockCache {
     }
 
     fn release(&self) {
-        self.used.fetch_sub(UNPACKED_BLOCK, Ordering::Relaxed);
+        self.release_many(1);
+    }
+
+    fn release_many(&self, blocks: usize) {
+        self.used
+            .fetch_sub(blocks * UNPACKED_BLOCK, Ordering::Relaxed);
     }
 }
 
-/// 1 GiB of decompressed blocks: all of the 2-5 piece tables (400 MB unpacked)
-/// and the parts of the 6-piece ones a session reaches.
+/// The block budget of a process that plays: all of the 2-5 piece tables (400 MB
+/// unpacked) and the parts of the 6-piece ones a session reaches.
+pub const PLAY_BLOCK_BUDGET: usize = 1 << 30;
+
 static BLOCK_CACHE: BlockCache = BlockCache {
     used: AtomicUsize::new(0),
-    limit: 1 << 30,
+    limit: AtomicUsize::new(PLAY_BLOCK_BUDGET),
 };
+
+/// Bytes of all of a slice's blocks decompressed.
+#[must_use]
+pub fn unpacked_bytes(m: Material) -> usize {
+    m.size().div_ceil(BLOCK_POSITIONS) as usize * UNPACKED_BLOCK
+}
+
+/// Sets how many bytes of decompressed blocks the process keeps. The builder probes
+/// the slices a unit reaches billions of times: it makes room for them whole (with
+/// the budget of play, a 6-piece build filled it with the blocks of earlier units, and
+/// from then on decompressed a block of 4 KiB for each probe of a slice not yet in).
+pub fn set_block_budget(bytes: usize) {
+    BLOCK_CACHE.limit.store(bytes, Ordering::Relaxed);
+}
 
 /// Reads the header and block table at the start of a file of `len` bytes:
 /// the material and where each block starts.
@@ -294,6 +317,16 @@ impl SliceFile {
             .into_boxed_slice()
     }
 
+    /// Drops the decompressed blocks kept, giving their room back to the budget.
+    pub fn forget_blocks(&mut self) {
+        self.forget_blocks_within(&BLOCK_CACHE);
+    }
+
+    fn forget_blocks_within(&mut self, cache: &BlockCache) {
+        let kept = self.blocks.iter_mut().filter_map(OnceLock::take).count();
+        cache.release_many(kept);
+    }
+
     /// Bytes the file takes on disk, about.
     #[must_use]
     pub fn compressed_bytes(&self) -> usize {
@@ -334,13 +367,27 @@ mod tests {
         let uncached = SliceFile::read(&path).unwrap();
         let full = BlockCache {
             used: AtomicUsize::new(0),
-            limit: 0,
+            limit: AtomicUsize::new(0),
         };
         for (i, &v) in values.iter().enumerate() {
             assert_eq!(encode(uncached.get_within(i as u64, &full)), v);
         }
         assert_eq!(full.used.load(Ordering::Relaxed), 0);
         assert!(uncached.blocks.iter().all(|b| b.get().is_none()));
+        // With room, blocks are kept and counted until forgotten.
+        let mut kept = SliceFile::read(&path).unwrap();
+        let roomy = BlockCache {
+            used: AtomicUsize::new(0),
+            limit: AtomicUsize::new(usize::MAX / 2),
+        };
+        for (i, &v) in values.iter().enumerate() {
+            assert_eq!(encode(kept.get_within(i as u64, &roomy)), v);
+        }
+        assert_eq!(roomy.used.load(Ordering::Relaxed), unpacked_bytes(m));
+        kept.forget_blocks_within(&roomy);
+        assert_eq!(roomy.used.load(Ordering::Relaxed), 0);
+        assert!(kept.blocks.iter().all(|b| b.get().is_none()));
+        assert_eq!(encode(kept.get_within(5, &roomy)), values[5]);
         // One byte changed, or the file cut short: refused, naming the file.
         let mut bytes = std::fs::read(&path).unwrap();
         let mid = bytes.len() / 2;
