@@ -121,16 +121,13 @@ impl BlockCache {
         let limit = self.limit.load(Ordering::Relaxed);
         let room = self.used.fetch_add(UNPACKED_BLOCK, Ordering::Relaxed) + UNPACKED_BLOCK <= limit;
         if !room {
-            self.release();
+            self.release(1);
         }
         room
     }
 
-    fn release(&self) {
-        self.release_many(1);
-    }
-
-    fn release_many(&self, blocks: usize) {
+    /// Gives back the room of `blocks` blocks.
+    fn release(&self, blocks: usize) {
         self.used
             .fetch_sub(blocks * UNPACKED_BLOCK, Ordering::Relaxed);
     }
@@ -297,7 +294,7 @@ impl SliceFile {
             });
             if !made {
                 // Another thread decompressed this block first and counted it.
-                cache.release();
+                cache.release(1);
             }
             read(packed)
         } else {
@@ -324,7 +321,7 @@ impl SliceFile {
 
     fn forget_blocks_within(&mut self, cache: &BlockCache) {
         let kept = self.blocks.iter_mut().filter_map(OnceLock::take).count();
-        cache.release_many(kept);
+        cache.release(kept);
     }
 
     /// Bytes the file takes on disk, about.
