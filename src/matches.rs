@@ -320,7 +320,18 @@ pub struct MatchSummary {
     pub standings: Standings,
     pub games: usize,
     pub forfeits: Vec<String>,
-    pub sprt: Option<(f64, SprtVerdict)>,
+    /// The sequential test's LLR and verdict, and the games it was taken on: once
+    /// decided, it stays as decided (see [`MatchSummary::test`]).
+    pub sprt: Option<SprtState>,
+}
+
+/// Where the sequential test stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtState {
+    pub llr: f64,
+    pub verdict: SprtVerdict,
+    /// The games counted when the LLR was taken.
+    pub games: usize,
 }
 
 impl MatchSummary {
@@ -337,14 +348,25 @@ impl MatchSummary {
     }
 
     /// The sequential test's verdict on the first engine's results so far (it
-    /// goes on until the results say something).
+    /// goes on until the results say something). A verdict, once reached, is the
+    /// test's answer: the games still in play when it came (up to one a worker)
+    /// finish and are counted in the table, but they do not reopen the test. A
+    /// sequential test stops at its first crossing; letting them move the LLR back
+    /// inside the bounds would print "undecided" for a test that decided.
     fn test(&mut self, sprt: &Sprt) -> SprtVerdict {
+        if let Some(state) = self.sprt.filter(|s| s.verdict != SprtVerdict::Continue) {
+            return state.verdict;
+        }
         let wdl = &self.standings.wdl[0];
         let Some(llr) = sprt.llr(wdl) else {
             return SprtVerdict::Continue;
         };
         let verdict = sprt.verdict(wdl);
-        self.sprt = Some((llr, verdict));
+        self.sprt = Some(SprtState {
+            llr,
+            verdict,
+            games: self.games,
+        });
         verdict
     }
 }
@@ -367,17 +389,8 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
     for f in &summary.forfeits {
         println!("forfeit: {f}");
     }
-    if let (Some(sprt), Some((llr, verdict))) = (&config.sprt, summary.sprt) {
-        let (lo, hi) = sprt.bounds();
-        let verdict = match verdict {
-            SprtVerdict::H1 => "H1 accepted",
-            SprtVerdict::H0 => "H0 accepted",
-            SprtVerdict::Continue => "undecided",
-        };
-        println!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict}",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        );
+    if let (Some(sprt), Some(state)) = (&config.sprt, summary.sprt) {
+        println!("{}", sprt_line(sprt, &state, summary.games));
     }
     for (name, time) in names.iter().zip(&summary.standings.time) {
         if let Some(text) = time.summary() {
@@ -385,6 +398,30 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// The test's last line: its LLR and verdict, and when it decided before the
+/// last game, after how many games.
+fn sprt_line(sprt: &Sprt, state: &SprtState, games: usize) -> String {
+    let (lo, hi) = sprt.bounds();
+    let verdict = match state.verdict {
+        SprtVerdict::H1 => "H1 accepted",
+        SprtVerdict::H0 => "H0 accepted",
+        SprtVerdict::Continue => "undecided",
+    };
+    let when = if state.games < games {
+        format!(
+            " after {} games (the {} still in play then are in the table, not in the test)",
+            state.games,
+            games - state.games
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{lo:.2}, {hi:.2}] {verdict}{when}",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, state.llr
+    )
 }
 
 /// Runs the match, printing progress on stderr and writing PDN as games finish.
@@ -566,6 +603,40 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decided_test_stays_decided_when_the_games_in_play_come_in() {
+        let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        let mut summary = MatchSummary {
+            standings: Standings::new(2),
+            games: 0,
+            forfeits: Vec::new(),
+            sprt: None,
+        };
+        // The 2,136 games at which a real test crossed its upper bound (LLR 2.945)...
+        summary.standings.wdl[0] = Wdl {
+            wins: 424,
+            draws: 1356,
+            losses: 356,
+        };
+        summary.games = 2136;
+        assert_eq!(summary.test(&sprt), SprtVerdict::H1);
+        let decided = summary.sprt.unwrap();
+        assert!(decided.llr >= sprt.bounds().1, "{decided:?}");
+        // ...and the games still in play then, a loss among them, which would have
+        // taken the LLR back to 2.86.
+        summary.standings.wdl[0].losses += 1;
+        summary.standings.wdl[0].draws += 3;
+        summary.games += 4;
+        assert!(sprt.llr(&summary.standings.wdl[0]).unwrap() < sprt.bounds().1);
+        assert_eq!(summary.test(&sprt), SprtVerdict::H1);
+        assert_eq!(summary.sprt, Some(decided));
+        let line = sprt_line(&sprt, &decided, summary.games);
+        assert!(
+            line.contains("H1 accepted after 2136 games") && line.contains("the 4 still in play"),
+            "{line}"
+        );
+    }
 
     #[test]
     fn a_fixed_port_serves_one_engine_at_a_time() {
