@@ -662,7 +662,14 @@ fn the_pruning_param_sets_the_search_margins_by_name() {
         let reply = hub.line(Duration::from_secs(5));
         assert!(reply.starts_with("error message="), "{bad} -> {reply}");
     }
-    assert_eq!(nodes(&mut hub, "rfp-margin:90"), usual);
+    // Setting a margin to the value the engine announced is no change at all.
+    let announced = params
+        .iter()
+        .find_map(|l| l.strip_prefix("param name=pruning value="))
+        .and_then(|v| v.split([',', ' ']).find(|s| s.starts_with("rfp-margin:")))
+        .expect("the announced settings name rfp-margin")
+        .to_string();
+    assert_eq!(nodes(&mut hub, &announced), usual);
 }
 
 #[test]
