@@ -3,10 +3,10 @@
 //! screenshot. Written over the tests' own HTTP rather than with a WebDriver crate,
 //! which would bring an async runtime for a dozen plain requests.
 
-use super::http::request;
+use super::http::{request, try_request};
 use serde_json::{json, Value};
 use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,54 @@ fn on_path(names: &[&str]) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
         .find(|p| p.is_file())
+}
+
+/// Starts chromedriver on a free port and waits until it says it is ready. The port
+/// is found by binding port 0 and letting it go, so another test's server may take
+/// it before chromedriver does (which then exits), or a bare connect may reach that
+/// server: only chromedriver's own `GET /status` with `"ready": true` counts, and a
+/// driver that exits is started again on another port.
+fn start_driver(driver: &Path) -> (Child, SocketAddr) {
+    let mut last = String::new();
+    for _ in 0..5 {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let mut child = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                last = format!("chromedriver on port {port} exited ({status})");
+                break;
+            }
+            match try_request(addr, "GET", "/status", None, &[], Duration::from_secs(2)) {
+                Ok(reply)
+                    if reply.status == 200
+                        && serde_json::from_str::<Value>(&reply.body)
+                            .is_ok_and(|v| v["value"]["ready"] == json!(true)) =>
+                {
+                    return (child, addr);
+                }
+                Ok(reply) => last = format!("port {port}: {} {}", reply.status, reply.body),
+                Err(e) => last = e,
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                last = format!("chromedriver on port {port} not ready in 20 s ({last})");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    panic!("chromedriver did not start: {last}");
 }
 
 /// A browser under WebDriver: chromedriver as a child process and one session.
@@ -57,18 +105,7 @@ impl Browser {
             );
             return None;
         };
-        // chromedriver takes a port number; ask the system for a free one.
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new(&driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+        let (child, addr) = start_driver(&driver);
         let mut browser_args = vec![
             "--headless=new",
             "--no-sandbox",
@@ -97,15 +134,6 @@ impl Browser {
             addr,
             session: String::new(),
         };
-        // chromedriver listens a moment after it starts.
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if std::net::TcpStream::connect(addr).is_ok() {
-                break;
-            }
-            assert!(Instant::now() < deadline, "chromedriver did not listen");
-            std::thread::sleep(Duration::from_millis(50));
-        }
         let reply = this.call("POST", "/session", Some(capabilities));
         this.session = reply["sessionId"]
             .as_str()
