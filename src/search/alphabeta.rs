@@ -2,7 +2,9 @@
 //! variation search, and a quiescence search that plays out pending captures (and, at
 //! the horizon, the exchanges the side to move can offer).
 
-use super::ordering::{History, Killers, Reductions, KILLER_SCORES, MAX_PLY, TT_MOVE_SCORE};
+use super::ordering::{
+    FollowUps, History, Killers, Played, Reductions, KILLER_SCORES, MAX_PLY, TT_MOVE_SCORE,
+};
 use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
 use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
@@ -66,6 +68,8 @@ pub struct Iteration {
 /// Per-ply scratch: the generated moves and their ordering keys.
 struct Frame {
     moves: Vec<Move>,
+    /// The move being searched at this ply: the move before the node a ply below.
+    played: Option<Played>,
     order: Vec<i64>,
     pv: Vec<Move>,
 }
@@ -87,6 +91,7 @@ pub struct Worker<'a> {
     frames: Vec<Frame>,
     killers: Killers,
     history: History,
+    follow_ups: FollowUps,
     reductions: Reductions,
     /// The margins of pruning and reductions (`reductions` is made from them).
     pruning: Pruning,
@@ -221,6 +226,7 @@ impl<'a> Worker<'a> {
         let frames = (0..=MAX_PLY + 1)
             .map(|_| Frame {
                 moves: Vec::with_capacity(64),
+                played: None,
                 order: Vec::with_capacity(64),
                 pv: Vec::with_capacity(32),
             })
@@ -236,6 +242,7 @@ impl<'a> Worker<'a> {
             frames,
             killers: Killers::new(),
             history: History::new(),
+            follow_ups: FollowUps::new(),
             reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
             pruning: PRUNING,
             nodes: 0,
@@ -677,6 +684,8 @@ impl<'a> Worker<'a> {
         order.clear();
         let killers = self.killers.get(ply);
         let side = pos.side_to_move();
+        let previous = self.previous_move(ply);
+        let kings = pos.kings(side).0;
         let (mut first, mut first_score) = (0, 0);
         for (i, &mv) in moves.iter().enumerate() {
             let s = if tt_index == Some(i as u8) {
@@ -689,7 +698,9 @@ impl<'a> Worker<'a> {
             } else if killers[1] == Some(mv) {
                 KILLER_SCORES[1]
             } else {
+                let king = kings >> mv.from_bit() & 1 != 0;
                 self.history.get(side, mv)
+                    + previous.map_or(0, |p| self.follow_ups.get(p, king, mv.to_bit()))
             };
             if i == 0 || s > first_score {
                 (first, first_score) = (i, s);
@@ -734,8 +745,10 @@ impl<'a> Worker<'a> {
                     }
                     if alpha >= node.beta && !node.capture && !self.stopped {
                         let side = node.pos.side_to_move();
+                        let bonus = node.depth * node.depth;
                         self.killers.add(node.ply, found.mv);
-                        self.history.update(side, found.mv, node.depth * node.depth);
+                        self.history.update(side, found.mv, bonus);
+                        self.reward_follow_up(node, found.mv, bonus);
                     }
                 }
                 break;
@@ -798,10 +811,28 @@ impl<'a> Worker<'a> {
         self.killers.add(node.ply, mv);
         let bonus = node.depth * node.depth;
         self.history.update(side, mv, bonus);
+        self.reward_follow_up(node, mv, bonus);
         for &earlier in tried {
             let other = moves[key_index(earlier)];
             self.history.update(side, other, -bonus);
+            self.reward_follow_up(node, other, -bonus);
         }
+    }
+
+    /// Moves the follow-up history of quiet move `mv` at `node` by `bonus`.
+    #[inline(always)]
+    fn reward_follow_up(&mut self, node: &Node, mv: Move, bonus: i32) {
+        if let Some(previous) = self.previous_move(node.ply) {
+            let king = node.pos.kings(node.pos.side_to_move()).0 >> mv.from_bit() & 1 != 0;
+            self.follow_ups.update(previous, king, mv.to_bit(), bonus);
+        }
+    }
+
+    /// The move that led to the node at `ply`, if it was played in this search (the
+    /// root's is the game's, not known here).
+    #[inline(always)]
+    fn previous_move(&self, ply: usize) -> Option<Played> {
+        ply.checked_sub(1).and_then(|p| self.frames[p].played)
     }
 
     /// Searches move number `i` of `node` (`move_score` is its ordering score), with
@@ -843,6 +874,12 @@ impl<'a> Worker<'a> {
         let child_clock = node.clock.after(&node.pos, mv, &child);
         self.count_node();
         self.keys.push(child.key());
+        let side = node.pos.side_to_move();
+        self.frames[node.ply].played = Some(Played {
+            to_bit: mv.to_bit(),
+            king: node.pos.kings(side).0 >> mv.from_bit() & 1 != 0,
+            side,
+        });
 
         let full_window = |this: &mut Self, alpha: Score, pv_node| {
             -this.search(

@@ -53,6 +53,62 @@ impl Default for History {
     }
 }
 
+/// A move as the one before a node: where it went, and whether a king made it.
+#[derive(Clone, Copy, Debug)]
+pub struct Played {
+    pub to_bit: u32,
+    pub king: bool,
+    pub side: Side,
+}
+
+/// Quiet-move history of the reply to the move before: by that move (its side, piece
+/// kind and destination) and the reply's piece kind and destination. Where the plain
+/// history says which moves are good in this search, this says which are good
+/// answers to what was just played (a man that must be met, a square to take back).
+pub struct FollowUps {
+    /// Bounded as the history; 2 x 2 x 64 x 2 x 64 entries, 64 KiB.
+    table: Vec<i16>,
+}
+
+impl FollowUps {
+    #[must_use]
+    pub fn new() -> FollowUps {
+        FollowUps {
+            table: vec![0; 2 * 2 * 64 * 2 * 64],
+        }
+    }
+
+    #[inline]
+    fn index(previous: Played, king: bool, to_bit: u32) -> usize {
+        previous.side.index() << 14
+            | usize::from(previous.king) << 13
+            | (previous.to_bit as usize) << 7
+            | usize::from(king) << 6
+            | to_bit as usize
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, previous: Played, king: bool, to_bit: u32) -> i32 {
+        i32::from(self.table[FollowUps::index(previous, king, to_bit)])
+    }
+
+    /// As [`History::update`].
+    #[inline]
+    pub fn update(&mut self, previous: Played, king: bool, to_bit: u32, bonus: i32) {
+        let entry = &mut self.table[FollowUps::index(previous, king, to_bit)];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let old = i32::from(*entry);
+        *entry = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+    }
+}
+
+impl Default for FollowUps {
+    fn default() -> FollowUps {
+        FollowUps::new()
+    }
+}
+
 /// Two quiet moves per ply that recently caused a cutoff there.
 pub struct Killers {
     moves: Vec<[Option<Move>; 2]>,
@@ -94,7 +150,8 @@ impl Default for Killers {
     }
 }
 
-/// Ordering score of the TT move and the killers; history scores stay below these.
+/// Ordering score of the TT move and the killers; history scores (the sum of the two
+/// histories, within ±2 x 2^14) stay below these.
 pub const TT_MOVE_SCORE: i32 = 1 << 30;
 pub const KILLER_SCORES: [i32; 2] = [1 << 20, (1 << 20) - 1];
 
@@ -129,6 +186,33 @@ mod tests {
     use super::*;
     use crate::board::movegen::legal_moves;
     use crate::board::Position;
+
+    #[test]
+    fn follow_ups_are_kept_by_the_move_before_and_stay_bounded() {
+        let white_man = Played {
+            to_bit: 30,
+            king: false,
+            side: Side::White,
+        };
+        let white_king = Played {
+            king: true,
+            ..white_man
+        };
+        let mut f = FollowUps::new();
+        for _ in 0..1000 {
+            f.update(white_man, false, 12, 400);
+        }
+        assert!(f.get(white_man, false, 12) > 0);
+        assert!(f.get(white_man, false, 12) <= HISTORY_MAX);
+        assert_eq!(f.get(white_king, false, 12), 0);
+        assert_eq!(f.get(white_man, true, 12), 0);
+        assert_eq!(f.get(white_man, false, 13), 0);
+        let black_man = Played {
+            side: Side::Black,
+            ..white_man
+        };
+        assert_eq!(f.get(black_man, false, 12), 0);
+    }
 
     #[test]
     fn history_stays_bounded() {
