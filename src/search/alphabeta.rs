@@ -92,6 +92,8 @@ pub struct Worker<'a> {
     killers: Killers,
     history: History,
     follow_ups: FollowUps,
+    /// The same by the side's own move before (two plies up).
+    own_follow_ups: FollowUps,
     reductions: Reductions,
     /// The margins of pruning and reductions (`reductions` is made from them).
     pruning: Pruning,
@@ -243,6 +245,7 @@ impl<'a> Worker<'a> {
             killers: Killers::new(),
             history: History::new(),
             follow_ups: FollowUps::new(),
+            own_follow_ups: FollowUps::new(),
             reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
             pruning: PRUNING,
             nodes: 0,
@@ -685,6 +688,7 @@ impl<'a> Worker<'a> {
         let killers = self.killers.get(ply);
         let side = pos.side_to_move();
         let previous = self.previous_move(ply);
+        let own = self.own_previous_move(ply);
         let kings = pos.kings(side).0;
         let (mut first, mut first_score) = (0, 0);
         for (i, &mv) in moves.iter().enumerate() {
@@ -701,6 +705,7 @@ impl<'a> Worker<'a> {
                 let king = kings >> mv.from_bit() & 1 != 0;
                 self.history.get(side, mv)
                     + previous.map_or(0, |p| self.follow_ups.get(p, king, mv.to_bit()))
+                    + own.map_or(0, |p| self.own_follow_ups.get(p, king, mv.to_bit()))
             };
             if i == 0 || s > first_score {
                 (first, first_score) = (i, s);
@@ -822,10 +827,19 @@ impl<'a> Worker<'a> {
     /// Moves the follow-up history of quiet move `mv` at `node` by `bonus`.
     #[inline(always)]
     fn reward_follow_up(&mut self, node: &Node, mv: Move, bonus: i32) {
+        let king = node.pos.kings(node.pos.side_to_move()).0 >> mv.from_bit() & 1 != 0;
         if let Some(previous) = self.previous_move(node.ply) {
-            let king = node.pos.kings(node.pos.side_to_move()).0 >> mv.from_bit() & 1 != 0;
             self.follow_ups.update(previous, king, mv.to_bit(), bonus);
         }
+        if let Some(own) = self.own_previous_move(node.ply) {
+            self.own_follow_ups.update(own, king, mv.to_bit(), bonus);
+        }
+    }
+
+    /// The side's own move before the node at `ply` (two plies up), if in this search.
+    #[inline(always)]
+    fn own_previous_move(&self, ply: usize) -> Option<Played> {
+        ply.checked_sub(2).and_then(|p| self.frames[p].played)
     }
 
     /// The move that led to the node at `ply`, if it was played in this search (the

@@ -150,8 +150,8 @@ impl Default for Killers {
     }
 }
 
-/// Ordering score of the TT move and the killers; history scores (the sum of the two
-/// histories, within ±2 x 2^14) stay below these.
+/// Ordering score of the TT move and the killers; history scores (the sum of the three
+/// histories, within ±3 x 2^14) stay below these.
 pub const TT_MOVE_SCORE: i32 = 1 << 30;
 pub const KILLER_SCORES: [i32; 2] = [1 << 20, (1 << 20) - 1];
 
