@@ -671,7 +671,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Fills `order` with each move's ordering key (see `ordering_key`): the table's
-    /// move first, then captures of kings, killers, and quiet moves by history.
+    /// move first, then captures of kings, killers, and quiet moves by the sum of the
+    /// plain and the follow-up histories.
     /// Returns the index of the first move to search, found while the keys are made:
     /// most nodes cut off on it, and so need no selection step at all.
     #[inline(always)]

@@ -1,5 +1,6 @@
 //! Move ordering: the transposition-table move first, then killers, then quiet moves
-//! by their history score. Captures need no ordering among themselves beyond the TT
+//! by their history score: the plain history plus the follow-up histories of the
+//! moves one and two plies before (docs/tuning.md has what each won). Captures need no ordering among themselves beyond the TT
 //! move: the majority rule leaves only captures of the same size, and they are few.
 
 use crate::board::{Move, Side};
