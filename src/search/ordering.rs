@@ -10,6 +10,15 @@ pub const MAX_PLY: usize = 128;
 
 const HISTORY_MAX: i32 = 1 << 14;
 
+/// Moves a history entry towards ±`HISTORY_MAX` by `bonus`, less the closer it
+/// already is, so that entries stay bounded and recent.
+#[inline]
+fn nudge(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let old = i32::from(*entry);
+    *entry = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+}
+
 /// Quiet-move history by side, from and to bit: how often the move caused a cutoff,
 /// weighted by depth, decaying towards recent results.
 pub struct History {
@@ -41,10 +50,7 @@ impl History {
     /// less the closer it already is, so that scores stay bounded and recent.
     #[inline]
     pub fn update(&mut self, side: Side, mv: Move, bonus: i32) {
-        let entry = &mut self.table[History::index(side, mv)];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let old = i32::from(*entry);
-        *entry = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+        nudge(&mut self.table[History::index(side, mv)], bonus);
     }
 }
 
@@ -97,10 +103,10 @@ impl FollowUps {
     /// As [`History::update`].
     #[inline]
     pub fn update(&mut self, previous: Played, king: bool, to_bit: u32, bonus: i32) {
-        let entry = &mut self.table[FollowUps::index(previous, king, to_bit)];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let old = i32::from(*entry);
-        *entry = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+        nudge(
+            &mut self.table[FollowUps::index(previous, king, to_bit)],
+            bonus,
+        );
     }
 }
 
