@@ -3,7 +3,8 @@
 //! the horizon, the exchanges the side to move can offer).
 
 use super::ordering::{
-    FollowUps, History, Killers, Played, Reductions, KILLER_SCORES, MAX_PLY, TT_MOVE_SCORE,
+    moves_a_king, FollowUps, History, Killers, Played, Reductions, KILLER_SCORES, MAX_PLY,
+    TT_MOVE_SCORE,
 };
 use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
@@ -690,7 +691,6 @@ impl<'a> Worker<'a> {
         let side = pos.side_to_move();
         let previous = self.previous_move(ply);
         let own = self.own_previous_move(ply);
-        let kings = pos.kings(side).0;
         let (mut first, mut first_score) = (0, 0);
         for (i, &mv) in moves.iter().enumerate() {
             let s = if tt_index == Some(i as u8) {
@@ -703,7 +703,7 @@ impl<'a> Worker<'a> {
             } else if killers[1] == Some(mv) {
                 KILLER_SCORES[1]
             } else {
-                let king = kings >> mv.from_bit() & 1 != 0;
+                let king = moves_a_king(pos, mv);
                 self.history.get(side, mv)
                     + previous.map_or(0, |p| self.follow_ups.get(p, king, mv.to_bit()))
                     + own.map_or(0, |p| self.own_follow_ups.get(p, king, mv.to_bit()))
@@ -828,7 +828,7 @@ impl<'a> Worker<'a> {
     /// Moves the follow-up history of quiet move `mv` at `node` by `bonus`.
     #[inline(always)]
     fn reward_follow_up(&mut self, node: &Node, mv: Move, bonus: i32) {
-        let king = node.pos.kings(node.pos.side_to_move()).0 >> mv.from_bit() & 1 != 0;
+        let king = moves_a_king(&node.pos, mv);
         if let Some(previous) = self.previous_move(node.ply) {
             self.follow_ups.update(previous, king, mv.to_bit(), bonus);
         }
@@ -889,12 +889,7 @@ impl<'a> Worker<'a> {
         let child_clock = node.clock.after(&node.pos, mv, &child);
         self.count_node();
         self.keys.push(child.key());
-        let side = node.pos.side_to_move();
-        self.frames[node.ply].played = Some(Played {
-            to_bit: mv.to_bit(),
-            king: node.pos.kings(side).0 >> mv.from_bit() & 1 != 0,
-            side,
-        });
+        self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
 
         let full_window = |this: &mut Self, alpha: Score, pv_node| {
             -this.search(

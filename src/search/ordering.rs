@@ -1,9 +1,10 @@
 //! Move ordering: the transposition-table move first, then killers, then quiet moves
 //! by their history score: the plain history plus the follow-up histories of the
-//! moves one and two plies before (docs/tuning.md has what each won). Captures need no ordering among themselves beyond the TT
-//! move: the majority rule leaves only captures of the same size, and they are few.
+//! moves one and two plies before (docs/tuning.md has what each won). Captures need
+//! no ordering among themselves beyond the TT move: the majority rule leaves only
+//! captures of the same size, and they are few.
 
-use crate::board::{Move, Side};
+use crate::board::{Move, Position, Side};
 
 /// The deepest ply the search reaches (extensions and quiescence included).
 pub const MAX_PLY: usize = 128;
@@ -66,6 +67,26 @@ pub struct Played {
     pub to_bit: u32,
     pub king: bool,
     pub side: Side,
+}
+
+impl Played {
+    /// `mv`, played in `pos`.
+    #[inline]
+    #[must_use]
+    pub fn new(pos: &Position, mv: Move) -> Played {
+        Played {
+            to_bit: mv.to_bit(),
+            king: moves_a_king(pos, mv),
+            side: pos.side_to_move(),
+        }
+    }
+}
+
+/// Whether `mv` in `pos` is a king's move.
+#[inline]
+#[must_use]
+pub fn moves_a_king(pos: &Position, mv: Move) -> bool {
+    pos.kings(pos.side_to_move()).0 >> mv.from_bit() & 1 != 0
 }
 
 /// Quiet-move history of the reply to the move before: by that move (its side, piece
