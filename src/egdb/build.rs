@@ -16,7 +16,11 @@
 //!    and the predecessor whose count reaches zero is lost (drawn if marked). What is
 //!    undecided when no round decides anything is a draw.
 //! 3. Check: every position's value is recomputed from its successors' final values
-//!    and must agree; then the values are packed, compressed and written.
+//!    and must agree; then the values are packed, compressed and written. The
+//!    successors outside the unit count as pass 1 found them (it keeps their best
+//!    for each position, two bits): probing them again would repeat the same reads
+//!    of the same files, which took half of a 6-piece unit's time, while what the
+//!    check is there to catch, a slip in passing values back, lies in the unit.
 //!
 //! Units are independent once the smaller ones exist, so a build can be spread over
 //! machines (see the README); a unit's files are written whole or not at all.
@@ -59,6 +63,25 @@ const LOSS_NEW: [u8; 2] = [0xF3, 0xF5];
 const DRAW: u8 = 0xF6;
 /// An index that names no position.
 const INVALID: u8 = 0xF7;
+
+/// The best a position's moves out of the unit give its side, as pass 1 found it:
+/// two bits a position, four a byte, in [`Wdl`] order (a position with no such
+/// move has [`Wdl::Loss`], the value of having none).
+fn outside_bits(v: Wdl) -> u8 {
+    match v {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
+    }
+}
+
+fn outside_value(bits: u8) -> Wdl {
+    match bits {
+        0 => Wdl::Loss,
+        1 => Wdl::Draw,
+        _ => Wdl::Win,
+    }
+}
 
 /// The final value a state stands for (None for an invalid index).
 fn final_value(state: u8) -> Option<Wdl> {
@@ -231,6 +254,9 @@ pub fn units(pieces: u32) -> Vec<Vec<Material>> {
 struct Unit<'a> {
     materials: &'a [Material],
     states: Vec<Vec<AtomicU8>>,
+    /// Per slice, the best of each position's moves out of the unit (see
+    /// [`outside_bits`]), set by pass 1 and read by the check.
+    best_outside: Vec<Vec<AtomicU8>>,
     tables: &'a Tables,
     /// A successor the smaller tables did not have: the build order is broken.
     missing: AtomicBool,
@@ -288,6 +314,14 @@ impl<'a> Unit<'a> {
                 .iter()
                 .map(|m| (0..m.size()).map(|_| AtomicU8::new(0)).collect())
                 .collect(),
+            best_outside: materials
+                .iter()
+                .map(|m| {
+                    (0..m.size().div_ceil(4))
+                        .map(|_| AtomicU8::new(0))
+                        .collect()
+                })
+                .collect(),
             tables,
             missing: AtomicBool::new(false),
         }
@@ -313,6 +347,7 @@ impl<'a> Unit<'a> {
     fn forward(&self, slot: usize) {
         let m = self.materials[slot];
         let states = &self.states[slot];
+        let best_outside = &self.best_outside[slot];
         (0..states.len())
             .into_par_iter()
             .with_min_len(1024)
@@ -321,14 +356,22 @@ impl<'a> Unit<'a> {
                 |(moves, cursor), index| {
                     let state = match cursor.position(index as u64) {
                         None => INVALID,
-                        Some(pos) => self.first_state(&pos, moves),
+                        Some(pos) => {
+                            let (state, outside) = self.first_state(&pos, moves);
+                            let bits = outside_bits(outside) << (2 * (index % 4));
+                            if bits != 0 {
+                                best_outside[index / 4].fetch_or(bits, Relaxed);
+                            }
+                            state
+                        }
                     };
                     states[index].store(state, Relaxed);
                 },
             );
     }
 
-    fn first_state(&self, pos: &Position, moves: &mut Vec<Move>) -> u8 {
+    /// A position's first state, and the best its moves out of the unit give it.
+    fn first_state(&self, pos: &Position, moves: &mut Vec<Move>) -> (u8, Wdl) {
         generate(pos, moves);
         let (mut count, mut draw) = (0u8, false);
         for &mv in moves.iter() {
@@ -338,18 +381,20 @@ impl<'a> Unit<'a> {
                 continue;
             }
             match self.outside(&child) {
-                Wdl::Loss => return WIN_NEW[0],
+                Wdl::Loss => return (WIN_NEW[0], Wdl::Win),
                 Wdl::Draw => draw = true,
                 Wdl::Win => {}
             }
         }
         assert!(count <= MAX_COUNT, "too many moves to count");
-        match (count, draw) {
+        let outside = if draw { Wdl::Draw } else { Wdl::Loss };
+        let state = match (count, draw) {
             (0, true) => DRAW,
             (0, false) => LOSS_NEW[0],
             (c, true) => c | DRAW_MARK,
             (c, false) => c,
-        }
+        };
+        (state, outside)
     }
 
     /// One round of pass 2: passes the values decided in the last round (of this
@@ -424,6 +469,7 @@ impl<'a> Unit<'a> {
     fn check(&self, slot: usize) -> Result<Vec<Vec<u8>>, String> {
         let m = self.materials[slot];
         let states = &self.states[slot];
+        let best_outside = &self.best_outside[slot];
         let bad = AtomicU64::new(0);
         let blocks = (0..states.len().div_ceil(BLOCK_POSITIONS as usize))
             .into_par_iter()
@@ -444,15 +490,25 @@ impl<'a> Unit<'a> {
                         values.push(last);
                         continue;
                     };
-                    generate(&pos, &mut moves);
-                    if self.recomputed(&pos, &moves, (&after, after_states), &mut inside) != value
-                        && bad.fetch_add(1, Relaxed) == 0
-                    {
+                    let outside = outside_value(
+                        best_outside[index / 4].load(Relaxed) >> (2 * (index % 4)) & 3,
+                    );
+                    // With a capture pending every move leaves the unit: pass 1's
+                    // best of them is the value, and no move need be made again.
+                    let capture = has_capture(&pos);
+                    let recomputed = if capture || outside == Wdl::Win {
+                        outside
+                    } else {
+                        generate(&pos, &mut moves);
+                        let unit = (&after, after_states.as_slice());
+                        outside.max(self.best_inside(&pos, &moves, unit, &mut inside))
+                    };
+                    if recomputed != value && bad.fetch_add(1, Relaxed) == 0 {
                         log::error!("egdb: {} is not {value}", pos.to_fen());
                     }
                     // A capture pending is played out by the probe: its value is
                     // never read, so it continues the run before it.
-                    if !moves.first().is_some_and(|mv| mv.is_capture()) {
+                    if !capture {
                         last = file::encode(value);
                     }
                     values.push(last);
@@ -468,18 +524,16 @@ impl<'a> Unit<'a> {
         }
     }
 
-    /// A position's value from its successors' values as they now stand: those in
-    /// the unit are in `after`'s slice, with those states. A win is the best there
-    /// is, so the first successor lost for the opponent settles it: the value is
-    /// the same as from every successor.
-    fn recomputed(
+    /// The best a position's moves within the unit give it, from their final
+    /// values: they are in `after`'s slice, with those states (a position with no
+    /// such move gets [`Wdl::Loss`], the value of having none).
+    fn best_inside(
         &self,
         pos: &Position,
         moves: &[Move],
         (after, states): (&Cursor, &[AtomicU8]),
         inside: &mut Vec<usize>,
     ) -> Wdl {
-        let mut best = Wdl::Loss;
         inside.clear();
         for &mv in moves {
             let child = pos.play_unkeyed(mv);
@@ -487,26 +541,17 @@ impl<'a> Unit<'a> {
                 inside.push(after.index(&child.flipped_unkeyed()) as usize);
             }
         }
-        // The successors in the unit first: their states are loaded one after
-        // another without waiting, so the processor fetches them from memory
-        // together.
-        for &at in inside.iter() {
-            let theirs = final_value(states[at].load(Relaxed)).unwrap_or(Wdl::Draw);
-            best = best.max(theirs.negated());
-        }
-        if best == Wdl::Win {
-            return best;
-        }
-        for &mv in moves {
-            let child = pos.play_unkeyed(mv);
-            if !stays(pos, mv, &child) {
-                best = best.max(self.outside(&child).negated());
-                if best == Wdl::Win {
-                    return best;
-                }
-            }
-        }
-        best
+        // Their states are loaded one after another without waiting, so the
+        // processor fetches them from memory together.
+        inside
+            .iter()
+            .map(|&at| {
+                final_value(states[at].load(Relaxed))
+                    .unwrap_or(Wdl::Draw)
+                    .negated()
+            })
+            .max()
+            .unwrap_or(Wdl::Loss)
     }
 }
 
