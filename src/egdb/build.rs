@@ -657,23 +657,36 @@ mod tests {
         // smaller table.
         let tables = Tables::empty(Path::new("no tables"));
         let materials = ["0101".parse::<Material>().unwrap()];
-        let unit = Unit::new(&materials, &tables);
-        unit.forward(0);
-        let mut parity = 0;
-        while unit.round(parity) > 0 {
-            parity ^= 1;
+        let solved = || {
+            let unit = Unit::new(&materials, &tables);
+            unit.forward(0);
+            let mut parity = 0;
+            while unit.round(parity) > 0 {
+                parity ^= 1;
+            }
+            assert!(unit.check(0).is_ok());
+            unit
+        };
+        // One won position made lost, of either kind: with a capture pending (its
+        // value comes from pass 1's moves out of the unit) and without (from the
+        // unit's own successors, the values passed back).
+        for capture in [true, false] {
+            let unit = solved();
+            let won = (0..unit.states[0].len())
+                .find(|&i| {
+                    final_value(unit.states[0][i].load(Relaxed)) == Some(Wdl::Win)
+                        && materials[0]
+                            .position(i as u64)
+                            .is_some_and(|pos| has_capture(&pos) == capture)
+                })
+                .expect("1 king against 1 has won positions of both kinds");
+            unit.states[0][won].store(LOSS_DONE, Relaxed);
+            let refused = unit.check(0).unwrap_err();
+            assert!(
+                refused.contains("disagree with their successors"),
+                "{refused}"
+            );
         }
-        assert!(unit.check(0).is_ok());
-        let won = unit.states[0]
-            .iter()
-            .position(|s| final_value(s.load(Relaxed)) == Some(Wdl::Win))
-            .unwrap();
-        unit.states[0][won].store(LOSS_DONE, Relaxed);
-        let refused = unit.check(0).unwrap_err();
-        assert!(
-            refused.contains("disagree with their successors"),
-            "{refused}"
-        );
     }
 
     #[test]
