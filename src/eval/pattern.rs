@@ -25,7 +25,7 @@ pub const WINDOWS: usize = 28;
 /// Patterns of one window: 3^8.
 pub const PATTERNS: usize = 6561;
 /// The whole-board terms: see [`Dense`].
-pub const DENSE: usize = 8;
+pub const DENSE: usize = 10;
 
 /// The whole-board terms, by their place in [`dense`]'s result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,8 +43,19 @@ pub enum Dense {
     KingMobility = 5,
     /// A king on the long diagonal (46-5).
     MainDiagonal = 6,
+    /// How far a side's men lean to one wing, as a cost: the absolute sum over its
+    /// men of their column's distance from the middle of the board (columns 0-9 as
+    /// White sees them, counted as `2 * column - 9`), Black's minus White's. Men
+    /// spread over both wings defend each other and keep their tempo options;
+    /// the trainer finds what that is worth.
+    Balance = 7,
+    /// Having a king at all: the first king changes a game more than the next
+    /// ones, which the count of kings cannot say.
+    FirstKing = 8,
     /// 1: the side to move (the only term that is not White's minus Black's).
-    SideToMove = 7,
+    /// Always the last term: terms added later go before it, so that a weights file
+    /// from before them still reads (see [`super::weights`]).
+    SideToMove = 9,
 }
 
 /// Names of the dense terms, for the trainer's report.
@@ -56,6 +67,8 @@ pub const DENSE_NAMES: [&str; DENSE] = [
     "runaways",
     "king-mobility",
     "main-diagonal",
+    "balance",
+    "first-king",
     "side-to-move",
 ];
 
@@ -157,6 +170,38 @@ const ROW_BITS: [u64; 4] = {
     masks
 };
 
+/// `COLUMN_BITS[b]`: the squares whose column (0-9, left to right as White sees
+/// the board: square 46 is in column 0, square 1 in column 1) has bit `b` set.
+const COLUMN_BITS: [u64; 4] = {
+    let mut masks = [0u64; 4];
+    let mut i = 0;
+    while i < 50 {
+        let (row, k) = (i / 5, i % 5);
+        let column = 2 * k + if row % 2 == 0 { 1 } else { 0 };
+        let mut b = 0;
+        while b < 4 {
+            if column >> b & 1 == 1 {
+                masks[b] |= 1u64 << (i + i / 10);
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    masks
+};
+
+/// Twice the sum of the men's distances from the middle column, signed:
+/// `2 * column - 9` summed, in four popcounts.
+#[inline]
+fn skew(men: u64) -> i32 {
+    let columns: i32 = COLUMN_BITS
+        .iter()
+        .enumerate()
+        .map(|(b, &mask)| ((men & mask).count_ones() as i32) << b)
+        .sum();
+    2 * columns - 9 * men.count_ones() as i32
+}
+
 /// The sum of the row numbers (0-9) of the pieces, in four popcounts.
 #[inline]
 fn row_sum(pieces: u64) -> i32 {
@@ -197,7 +242,9 @@ pub fn dense(pos: &Position) -> [i32; DENSE] {
     runaways::<false>(wm, bm, empty, |_| runners += 1);
     runaways::<true>(bm, wm, empty, |_| runners -= 1);
     d[Dense::Runaways as usize] = runners;
+    d[Dense::Balance as usize] = skew(bm).abs() - skew(wm).abs();
     if kings != 0 {
+        d[Dense::FirstKing as usize] = i32::from(wk != 0) - i32::from(bk != 0);
         d[Dense::KingMobility as usize] = king_reach(wk, empty) - king_reach(bk, empty);
         d[Dense::MainDiagonal as usize] =
             i32::from(wk & MAIN_DIAGONAL != 0) - i32::from(bk & MAIN_DIAGONAL != 0);
@@ -271,6 +318,24 @@ mod tests {
                 })
                 .sum();
             assert_eq!(dense(&p)[Dense::Tempo as usize], slow_tempo);
+            // Columns from the square numbers: in rows 0, 2, ... (squares 1-5,
+            // 11-15, ...) the playable squares are columns 1, 3, ..., 9.
+            let lean = |side: Side| -> i32 {
+                p.pieces(side)
+                    .squares()
+                    .filter(|&sq| kings & (1 << sq.bit()) == 0)
+                    .map(|sq| {
+                        let i = i32::from(sq.number()) - 1;
+                        let column = 2 * (i % 5) + i32::from((i / 5) % 2 == 0);
+                        2 * column - 9
+                    })
+                    .sum::<i32>()
+                    .abs()
+            };
+            assert_eq!(
+                dense(&p)[Dense::Balance as usize],
+                lean(Side::Black) - lean(Side::White)
+            );
             let (d, e) = (dense(&p), dense(&flipped));
             for k in 0..DENSE - 1 {
                 assert_eq!(d[k], -e[k], "{} term {}", p.to_fen(), DENSE_NAMES[k]);

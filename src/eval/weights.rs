@@ -13,12 +13,16 @@
 //! |---|---|
 //! | 0-7 | magic `KROONEVL` |
 //! | 8-11 | format version (1) |
-//! | 12-15, 16-19, 20-23 | windows (28), patterns per window (6561), dense terms (8) |
+//! | 12-15, 16-19, 20-23 | windows (28), patterns per window (6561), dense terms (10) |
 //! | 24-27 | units per hundredth of a man ([`SCALE`]) |
 //! | 28-31 | reserved (0) |
 //! | then | windows x patterns pairs of `i16` (middle game, endgame), window by window |
 //! | then | dense-term pairs of `i16` |
 //! | last 8 | FNV-1a 64 checksum of everything before it |
+//!
+//! Dense terms are only ever added just before the side to move, which stays last:
+//! a file with fewer of them (the weights of 2026 had 8) reads with the terms it
+//! lacks at zero, and so plays exactly as it did.
 
 use super::pattern::{DENSE, PATTERNS, WINDOWS};
 use std::path::Path;
@@ -29,8 +33,17 @@ const VERSION: u32 = 1;
 /// of a hundredth still counts, and the sum of 28 windows stays exact.
 pub const SCALE: i32 = 8;
 const HEADER: usize = 32;
-/// The size of every version-1 file.
-pub const FILE_SIZE: usize = HEADER + (WINDOWS * PATTERNS + DENSE) * 4 + 8;
+/// The size of a file with `dense` dense terms.
+#[must_use]
+pub const fn file_size(dense: usize) -> usize {
+    HEADER + (WINDOWS * PATTERNS + dense) * 4 + 8
+}
+
+/// The size of a file as this Kroon writes it.
+pub const FILE_SIZE: usize = file_size(DENSE);
+
+/// The fewest dense terms a file may have: material (men, kings) and the side to move.
+const MIN_DENSE: usize = 3;
 
 /// Middle-game and endgame values of one weight, in 1/[`SCALE`] hundredths.
 pub type Pair = [i16; 2];
@@ -104,26 +117,23 @@ impl Weights {
                 "weights format version {version}; this Kroon reads version {VERSION}"
             ));
         }
-        let shape = [
-            u32_at(bytes, 12),
-            u32_at(bytes, 16),
-            u32_at(bytes, 20),
-            u32_at(bytes, 24),
-        ];
-        let expected = [WINDOWS as u32, PATTERNS as u32, DENSE as u32, SCALE as u32];
-        if shape != expected {
+        let shape = [u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 24)];
+        let expected = [WINDOWS as u32, PATTERNS as u32, SCALE as u32];
+        let terms = u32_at(bytes, 20) as usize;
+        if shape != expected || !(MIN_DENSE..=DENSE).contains(&terms) {
             return Err(format!(
-                "weights for {} windows of {} patterns, {} dense terms, scale {}; this Kroon has {}, {}, {}, {}",
-                shape[0], shape[1], shape[2], shape[3], expected[0], expected[1], expected[2], expected[3]
+                "weights for {} windows of {} patterns, {terms} dense terms, scale {}; this Kroon has {}, {}, {MIN_DENSE} to {DENSE}, {}",
+                shape[0], shape[1], shape[2], expected[0], expected[1], expected[2]
             ));
         }
-        if bytes.len() != FILE_SIZE {
+        let size = file_size(terms);
+        if bytes.len() != size {
             return Err(format!(
-                "{} bytes where a weights file has {FILE_SIZE} (truncated or padded)",
+                "{} bytes where a weights file with {terms} dense terms has {size} (truncated or padded)",
                 bytes.len()
             ));
         }
-        let (body, sum) = bytes.split_at(FILE_SIZE - 8);
+        let (body, sum) = bytes.split_at(size - 8);
         if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err("checksum mismatch: the weights file is corrupt".into());
         }
@@ -134,10 +144,13 @@ impl Weights {
             ]
         });
         let patterns: Vec<Pair> = pairs.by_ref().take(WINDOWS * PATTERNS).collect();
+        // The file's terms but its last in their places, its last (the side to
+        // move) last: the terms added since it was written sit between, at zero.
         let mut dense = [[0, 0]; DENSE];
-        for d in &mut dense {
+        for d in &mut dense[..terms - 1] {
             *d = pairs.next().expect("the size was checked");
         }
+        dense[DENSE - 1] = pairs.next().expect("the size was checked");
         Ok(Weights { patterns, dense })
     }
 
@@ -167,8 +180,22 @@ mod tests {
             *p = [(i % 977) as i16 - 400, -((i % 313) as i16)];
         }
         w.dense[0] = [800, 900];
-        w.dense[7] = [-3, 4];
+        w.dense[DENSE - 1] = [-3, 4];
         w
+    }
+
+    /// A file as Kroon wrote it when there were `terms` dense terms.
+    fn older_file(w: &Weights, terms: usize) -> Vec<u8> {
+        let mut bytes = w.encode();
+        bytes.truncate(bytes.len() - 8);
+        bytes[20..24].copy_from_slice(&(terms as u32).to_le_bytes());
+        let dense_at = HEADER + WINDOWS * PATTERNS * 4;
+        let last = bytes[bytes.len() - 4..].to_vec();
+        bytes.truncate(dense_at + (terms - 1) * 4);
+        bytes.extend_from_slice(&last);
+        let sum = fnv1a(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        bytes
     }
 
     #[test]
@@ -177,6 +204,33 @@ mod tests {
         let bytes = w.encode();
         assert_eq!(bytes.len(), FILE_SIZE);
         assert_eq!(Weights::decode(&bytes), Ok(w));
+    }
+
+    #[test]
+    fn a_file_from_before_the_newer_dense_terms_reads_with_them_at_zero() {
+        let mut w = sample();
+        w.dense[1] = [50, 60];
+        let old = older_file(&w, 8);
+        assert_eq!(old.len(), file_size(8));
+        let read = Weights::decode(&old).unwrap();
+        assert_eq!(read.patterns, w.patterns);
+        assert_eq!(read.dense[..7], w.dense[..7]);
+        assert!(read.dense[7..DENSE - 1].iter().all(|&d| d == [0, 0]));
+        assert_eq!(
+            read.dense[DENSE - 1],
+            [-3, 4],
+            "the side to move stays last"
+        );
+        // The compiled-in weights are such a file, and evaluate as they did.
+        let builtin = include_bytes!("kroon.weights");
+        assert!(Weights::decode(builtin).is_ok());
+        // More terms than this Kroon knows, or too few to be a model: refused.
+        let mut more = w.encode();
+        more[20] = (DENSE + 1) as u8;
+        assert!(Weights::decode(&more).unwrap_err().contains("dense terms"));
+        assert!(Weights::decode(&older_file(&w, 2))
+            .unwrap_err()
+            .contains("2 dense terms"));
     }
 
     #[test]
