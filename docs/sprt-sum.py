@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Adds up the games of several `kroon match --pdn` files for one engine and prints
 its W/D/L, score, Elo with a 95% interval and the SPRT log-likelihood ratio, the
-same statistic `kroon match --sprt` prints (a trinomial GSPRT, normal approximation).
+same statistic `kroon match --sprt` prints: a GSPRT (normal approximation) on the
+pairs of games of each opening (rounds 2k+1 and 2k+2 of a file, the same opening
+with colours reversed; fishtest's pentanomial model). Games whose twin is missing
+(a match stopped while it was in play) count in the W/D/L but not in the test. The
+LLR of the games counted one by one (the trinomial model, which `kroon match`
+printed before 27 November 2026 and the tuning log's earlier rows quote) is printed
+too.
 
 Used when a test was stopped before it decided (a session ended) and continued with
 another seed: the runs' games together decide it.
@@ -13,45 +19,67 @@ import re
 import sys
 
 
-def results(name, paths):
-    wins = draws = losses = 0
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for game in f.read().split("[Event")[1:]:
-                tag = lambda t: (re.search(r'\[%s "([^"]*)"' % t, game) or [None, None])[1]
-                white, black, result = tag("White"), tag("Black"), tag("Result")
-                if name not in (white, black):
-                    continue
-                if result == "1-1":
-                    draws += 1
-                elif result in ("2-0", "0-2"):
-                    winner = white if result == "2-0" else black
-                    if winner == name:
-                        wins += 1
-                    else:
-                        losses += 1
-    return wins, draws, losses
+def games_of(name, path):
+    """(round, opening, points for `name`) of each game `name` played in a file."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for game in f.read().split("[Event")[1:]:
+            tag = lambda t: (re.search(r'\[%s "([^"]*)"' % t, game) or [None, None])[1]
+            white, black, result = tag("White"), tag("Black"), tag("Result")
+            if name not in (white, black) or result not in ("2-0", "1-1", "0-2"):
+                continue
+            if result == "1-1":
+                points = 0.5
+            else:
+                winner = white if result == "2-0" else black
+                points = 1.0 if winner == name else 0.0
+            out.append((int(tag("Round")), tag("FEN"), points))
+    return out
+
+
+def gsprt(n, s, var, outcomes, elo0, elo1):
+    """The normal approximation's LLR from n samples of mean s and variance var."""
+    if var <= 0:
+        var = (n * var + sum((x - s) ** 2 for x in outcomes)) / (n + len(outcomes))
+    expected = lambda elo: 1 / (1 + 10 ** (-elo / 400))
+    s0, s1 = expected(elo0), expected(elo1)
+    return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
 
 
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     name, elo0, elo1 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-    w, d, l = results(name, sys.argv[4:])
-    n = w + d + l
+    points, pairs = [], []
+    for path in sys.argv[4:]:
+        games = games_of(name, path)
+        points += [p for _, _, p in games]
+        by_round = {r: (fen, p) for r, fen, p in games}
+        for r, (fen, p) in by_round.items():
+            twin = by_round.get(r + 1)
+            if r % 2 == 1 and twin and twin[0] == fen:
+                pairs.append((p + twin[1]) / 2)
+    n = len(points)
     if n == 0:
         sys.exit(f"no finished game of {name} in those files")
-    s = (w + d / 2) / n
-    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s**2) / n
-    expected = lambda elo: 1 / (1 + 10 ** (-elo / 400))
-    s0, s1 = expected(elo0), expected(elo1)
-    llr = n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var) if var > 0 else 0.0
+    w, d, l = points.count(1.0), points.count(0.5), points.count(0.0)
+    s = sum(points) / n
+    var = sum((x - s) ** 2 for x in points) / n
+    by_games = gsprt(n, s, var, [0, 0.5, 1], elo0, elo1)
+    m = len(pairs)
+    if m:
+        ps = sum(pairs) / m
+        pvar = sum((x - ps) ** 2 for x in pairs) / m
+        by_pairs = f"{gsprt(m, ps, pvar, [0, 0.25, 0.5, 0.75, 1], elo0, elo1):.2f}"
+    else:
+        by_pairs = "-"
     elo = lambda p: -400 * math.log10(1 / p - 1) if 0 < p < 1 else float("nan")
     half = 1.96 * math.sqrt(var / n)
     bound = math.log(19)  # alpha = beta = 0.05
     print(
         f"{name}: +{w} ={d} -{l} ({n} games), {100 * s:.1f}%, Elo {elo(s):+.1f} "
-        f"[{elo(s - half):+.1f}, {elo(s + half):+.1f}], LLR {llr:.2f} (bounds ±{bound:.2f})"
+        f"[{elo(s - half):+.1f}, {elo(s + half):+.1f}], LLR {by_pairs} on {m} opening pairs "
+        f"(games one by one: {by_games:.2f}; bounds ±{bound:.2f})"
     )
 
 

@@ -23,7 +23,7 @@ use crate::dxp::message::{gamereq_time, Minutes};
 use crate::game::Game;
 use crate::pdn;
 use crate::play::{Outcome, TimeControl};
-use elo::{Sprt, SprtVerdict, Wdl};
+use elo::{Pairs, Sprt, SprtVerdict, Wdl};
 use engine_spec::EngineSpec;
 use player::Player;
 use std::collections::VecDeque;
@@ -323,6 +323,11 @@ pub struct MatchSummary {
     /// The sequential test's LLR and verdict, and the games it was taken on: once
     /// decided, it stays as decided (see [`MatchSummary::test`]).
     pub sprt: Option<SprtState>,
+    /// The first engine's finished game pairs (an opening's two games), which the
+    /// test is taken on, and the first engine's points in each game whose pair
+    /// is not finished yet, by pair.
+    pub pairs: Pairs,
+    unpaired: std::collections::HashMap<usize, f64>,
 }
 
 /// Where the sequential test stands.
@@ -332,6 +337,8 @@ pub struct SprtState {
     pub verdict: SprtVerdict,
     /// The games counted when the LLR was taken.
     pub games: usize,
+    /// Of those, the ones in finished pairs: the test's own.
+    pub paired: usize,
 }
 
 impl MatchSummary {
@@ -339,11 +346,35 @@ impl MatchSummary {
     fn count(&mut self, record: &GameRecord) {
         self.games += 1;
         self.standings.add(record);
+        self.pair(record);
         if record.is_forfeit() {
             self.forfeits.push(format!(
                 "game {}: {}",
                 record.job.number, record.termination
             ));
+        }
+    }
+
+    /// Files a game of a two-engine match under its pair: games 1 and 2 are the
+    /// first opening's with colours reversed, 3 and 4 the second's, and so on
+    /// (see [`schedule`]).
+    fn pair(&mut self, record: &GameRecord) {
+        if self.standings.wdl.len() != 2 {
+            return;
+        }
+        let job = record.job;
+        let first_side = if job.white == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let points = f64::from(record.outcome.points(first_side)) / 2.0;
+        let pair = (job.number - 1) / 2;
+        match self.unpaired.remove(&pair) {
+            Some(other) => self.pairs.add(other, points),
+            None => {
+                self.unpaired.insert(pair, points);
+            }
         }
     }
 
@@ -357,15 +388,15 @@ impl MatchSummary {
         if let Some(state) = self.sprt.filter(|s| s.verdict != SprtVerdict::Continue) {
             return state.verdict;
         }
-        let wdl = &self.standings.wdl[0];
-        let Some(llr) = sprt.llr(wdl) else {
+        let Some(llr) = sprt.llr_pairs(&self.pairs) else {
             return SprtVerdict::Continue;
         };
-        let verdict = sprt.verdict(wdl);
+        let verdict = sprt.verdict(Some(llr));
         self.sprt = Some(SprtState {
             llr,
             verdict,
             games: self.games,
+            paired: 2 * self.pairs.pairs() as usize,
         });
         verdict
     }
@@ -410,16 +441,23 @@ fn sprt_line(sprt: &Sprt, state: &SprtState, games: usize) -> String {
         SprtVerdict::Continue => "undecided",
     };
     let when = if state.games < games {
-        format!(
-            " after {} games (the {} still in play then are in the table, not in the test)",
-            state.games,
-            games - state.games
-        )
+        format!(" after {} games", state.games)
     } else {
         String::new()
     };
+    // The test counts finished pairs only: the games still in play when it
+    // decided, and a game whose twin was, are in the table but not in the test.
+    let outside = games - state.paired;
+    let pairs = state.paired / 2;
+    let note = if outside > 0 {
+        format!(
+            " ({pairs} opening pairs; the {outside} other games are in the table, not in the test)"
+        )
+    } else {
+        format!(" ({pairs} opening pairs)")
+    };
     format!(
-        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{lo:.2}, {hi:.2}] {verdict}{when}",
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{lo:.2}, {hi:.2}] {verdict}{when}{note}",
         sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, state.llr
     )
 }
@@ -448,6 +486,8 @@ pub fn run_match(
         games: 0,
         forfeits: Vec::new(),
         sprt: None,
+        pairs: Pairs::default(),
+        unpaired: std::collections::HashMap::new(),
     };
     let progress = Progress::new(config, total);
     let date = pdn::today();
@@ -604,38 +644,96 @@ impl Progress {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_decided_test_stays_decided_when_the_games_in_play_come_in() {
-        let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
-        let mut summary = MatchSummary {
+    fn summary_of_two() -> MatchSummary {
+        MatchSummary {
             standings: Standings::new(2),
             games: 0,
             forfeits: Vec::new(),
             sprt: None,
-        };
-        // The 2,136 games at which a real test crossed its upper bound (LLR 2.945)...
-        summary.standings.wdl[0] = Wdl {
-            wins: 424,
-            draws: 1356,
-            losses: 356,
-        };
-        summary.games = 2136;
+            pairs: Pairs::default(),
+            unpaired: std::collections::HashMap::new(),
+        }
+    }
+
+    #[test]
+    fn a_decided_test_stays_decided_when_the_games_in_play_come_in() {
+        let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        let mut summary = summary_of_two();
+        // 1,400 pairs that take the LLR past its upper bound, and one game more
+        // whose twin is still in play...
+        summary.pairs.counts = [60, 200, 800, 260, 80];
+        summary.games = 2801;
         assert_eq!(summary.test(&sprt), SprtVerdict::H1);
         let decided = summary.sprt.unwrap();
         assert!(decided.llr >= sprt.bounds().1, "{decided:?}");
-        // ...and the games still in play then, a loss among them, which would have
-        // taken the LLR back to 2.86.
-        summary.standings.wdl[0].losses += 1;
-        summary.standings.wdl[0].draws += 3;
-        summary.games += 4;
-        assert!(sprt.llr(&summary.standings.wdl[0]).unwrap() < sprt.bounds().1);
+        assert_eq!(decided.paired, 2800);
+        // ...then the games still in play, losses that would take it back inside.
+        summary.pairs.counts[0] += 20;
+        summary.games += 41;
+        assert!(sprt.llr_pairs(&summary.pairs).unwrap() < sprt.bounds().1);
         assert_eq!(summary.test(&sprt), SprtVerdict::H1);
         assert_eq!(summary.sprt, Some(decided));
         let line = sprt_line(&sprt, &decided, summary.games);
         assert!(
-            line.contains("H1 accepted after 2136 games") && line.contains("the 4 still in play"),
+            line.contains("H1 accepted after 2801 games (1400 opening pairs; the 42 other games"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn games_are_paired_by_their_opening_whatever_order_they_finish_in() {
+        let config = MatchConfig {
+            engines: vec![
+                "name=a cmd=a".parse::<EngineSpec>().unwrap(),
+                "name=b cmd=b".parse::<EngineSpec>().unwrap(),
+            ],
+            openings: vec![Position::initial(); 3],
+            random_seed: Some(7),
+            games_per_pair: 6,
+            tc: TimeControl::Nodes(1000),
+            dxp_time: (Minutes::ZERO, 0),
+            time_margin: Duration::ZERO,
+            move_timeout: Duration::ZERO,
+            node_rate: None,
+            adjudicate: None,
+            max_moves: None,
+            tables: None,
+            concurrency: 2,
+            event: String::new(),
+            sprt: None,
+        };
+        let jobs = schedule(&config);
+        // An opening's two games are numbered 2k + 1 and 2k + 2, colours reversed.
+        for pair in jobs.chunks(2) {
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
+            assert_eq!(pair[0].number % 2, 1);
+        }
+        let record = |job: Job, winner: Option<Side>| GameRecord {
+            job,
+            game: Game::new(),
+            outcome: match winner {
+                Some(side) => Outcome::win(side, crate::play::Reason::NoLegalMove),
+                None => Outcome::draw(crate::play::Reason::Declared),
+            },
+            termination: String::new(),
+            time_used: [Duration::ZERO; 2],
+            clock_left: None,
+        };
+        let mut summary = summary_of_two();
+        // Engine 0 wins both games of opening 1 (as White, then as Black), draws
+        // opening 2's first; opening 3's finish out of order, one won by each.
+        summary.count(&record(jobs[1], Some(Side::Black)));
+        summary.count(&record(jobs[4], Some(Side::White)));
+        summary.count(&record(jobs[0], Some(Side::White)));
+        summary.count(&record(jobs[2], None));
+        summary.count(&record(jobs[5], Some(Side::White)));
+        assert_eq!((jobs[0].white, jobs[1].black), (0, 0));
+        assert_eq!(summary.pairs.counts, [0, 0, 1, 0, 1]);
+        assert_eq!(summary.unpaired.len(), 1, "opening 2 waits for its twin");
     }
 
     #[test]

@@ -2,6 +2,14 @@
 //! likelihood of superiority, and the sequential probability ratio test. The
 //! formulas are the ones cutechess-cli and fishtest use, so our numbers can be
 //! compared with theirs.
+//!
+//! The test is taken on game pairs (fishtest's pentanomial model): a match plays
+//! each opening twice with colours reversed, and the two games are not independent.
+//! An opening that favours one colour gives a win and a loss; two nearly equal
+//! engines at a fixed node count play the same game twice. Counting the games as
+//! independent (the trinomial model) then overstates the variance and the test
+//! needs more games than it should; where the pair's games agree more than chance
+//! (a strong side wins both), it understates it and the test decides too soon.
 
 /// Wins, draws and losses of one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,6 +90,58 @@ impl Wdl {
             draws: self.draws,
             losses: self.wins,
         }
+    }
+}
+
+/// What a pair of games can give the first side, as a mean score a game: 0, ¼, ½, ¾, 1
+/// (the points of the two games, 0 to 2 in steps of ½, halved).
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// Game pairs (the two games of one opening, colours reversed) by what the first
+/// side scored in them: `counts[k]` pairs gave it `k` half points of 4.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    pub counts: [u32; 5],
+}
+
+impl Pairs {
+    /// Counts a pair from the first side's points in its two games (a win 1, a
+    /// draw ½).
+    pub fn add(&mut self, first: f64, second: f64) {
+        let half_points = ((first + second) * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[half_points] += 1;
+    }
+
+    #[must_use]
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The mean score a game, 0 to 1 (None before the first pair).
+    #[must_use]
+    pub fn score(&self) -> Option<f64> {
+        let n = self.pairs();
+        (n > 0).then(|| {
+            self.counts
+                .iter()
+                .zip(PAIR_SCORES)
+                .map(|(&c, x)| f64::from(c) * x)
+                .sum::<f64>()
+                / f64::from(n)
+        })
+    }
+
+    /// The variance of one pair's mean score around the mean.
+    fn variance(&self) -> Option<f64> {
+        let s = self.score()?;
+        Some(
+            self.counts
+                .iter()
+                .zip(PAIR_SCORES)
+                .map(|(&c, x)| f64::from(c) * (x - s).powi(2))
+                .sum::<f64>()
+                / f64::from(self.pairs()),
+        )
     }
 }
 
@@ -193,29 +253,45 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 (the generalized SPRT with the
-    /// normal approximation of the trinomial score, as fishtest computes it).
-    /// None before the first game.
+    /// The log-likelihood ratio of H1 against H0 from games counted one by one
+    /// (the generalized SPRT with the normal approximation of the trinomial
+    /// score). None before the first game. For games that come in pairs of one
+    /// opening, [`Sprt::llr_pairs`] is the right one.
     #[must_use]
     pub fn llr(&self, wdl: &Wdl) -> Option<f64> {
-        let s = wdl.score()?;
-        let mut var = wdl.variance()?;
-        if var <= 0.0 {
-            // Every game had the same result (all wins against a broken engine, all
-            // draws): the plain formula divides by zero and the test could never
-            // stop. Borrow the variance of one extra win, draw and loss; it fades as
-            // games come in, and the test still needs several games to decide.
-            let n = f64::from(wdl.games());
-            var = (n * var + (1.0 - s).powi(2) + (0.5 - s).powi(2) + s.powi(2)) / (n + 3.0);
-        }
-        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        Some(f64::from(wdl.games()) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var))
+        let (s, var) = (wdl.score()?, wdl.variance()?);
+        Some(self.gsprt(f64::from(wdl.games()), s, var, &[0.0, 0.5, 1.0]))
     }
 
+    /// The log-likelihood ratio from game pairs (the pentanomial model, as
+    /// fishtest takes it): the same statistic with each pair one sample. None
+    /// before the first pair.
     #[must_use]
-    pub fn verdict(&self, wdl: &Wdl) -> SprtVerdict {
+    pub fn llr_pairs(&self, pairs: &Pairs) -> Option<f64> {
+        let (s, var) = (pairs.score()?, pairs.variance()?);
+        Some(self.gsprt(f64::from(pairs.pairs()), s, var, &PAIR_SCORES))
+    }
+
+    /// The normal approximation's LLR from `n` samples of mean `s` and variance
+    /// `var`, each of which can take the values `outcomes`.
+    fn gsprt(&self, n: f64, s: f64, mut var: f64, outcomes: &[f64]) -> f64 {
+        if var <= 0.0 {
+            // Every sample the same (all wins against a broken engine, all
+            // draws): the plain formula divides by zero and the test could never
+            // stop. Borrow the variance of one more sample of each outcome; it
+            // fades as results come in, and the test still needs several to decide.
+            let borrowed: f64 = outcomes.iter().map(|x| (x - s).powi(2)).sum();
+            var = (n * var + borrowed) / (n + outcomes.len() as f64);
+        }
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    /// The verdict at this LLR (None: no result yet).
+    #[must_use]
+    pub fn verdict(&self, llr: Option<f64>) -> SprtVerdict {
         let (lower, upper) = self.bounds();
-        match self.llr(wdl) {
+        match llr {
             Some(llr) if llr >= upper => SprtVerdict::H1,
             Some(llr) if llr <= lower => SprtVerdict::H0,
             _ => SprtVerdict::Continue,
@@ -283,14 +359,14 @@ mod tests {
             losses: 20,
         };
         assert!(close(sprt.llr(&wdl).unwrap(), 0.8832, 0.001));
-        assert_eq!(sprt.verdict(&wdl), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(sprt.llr(&wdl)), SprtVerdict::Continue);
         let many = Wdl {
             wins: 600,
             draws: 200,
             losses: 200,
         };
-        assert_eq!(sprt.verdict(&many), SprtVerdict::H1);
-        assert_eq!(sprt.verdict(&many.flipped()), SprtVerdict::H0);
+        assert_eq!(sprt.verdict(sprt.llr(&many)), SprtVerdict::H1);
+        assert_eq!(sprt.verdict(sprt.llr(&many.flipped())), SprtVerdict::H0);
         // All wins: variance borrowed from one win, draw and loss, (0 + 0.25 + 1) / (n + 3).
         let one = Wdl {
             wins: 1,
@@ -300,22 +376,83 @@ mod tests {
         let (s0, s1) = (0.5, score_of_elo(5.0));
         let expected = (s1 - s0) * (2.0 - s0 - s1) / (2.0 * 1.25 / 4.0);
         assert!(close(sprt.llr(&one).unwrap(), expected, 1e-9));
-        assert_eq!(sprt.verdict(&one), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(sprt.llr(&one)), SprtVerdict::Continue);
         let wins = Wdl {
             wins: 1000,
             draws: 0,
             losses: 0,
         };
-        assert_eq!(sprt.verdict(&wins), SprtVerdict::H1);
+        assert_eq!(sprt.verdict(sprt.llr(&wins)), SprtVerdict::H1);
         let draws = Wdl {
             wins: 0,
             draws: 1000,
             losses: 0,
         };
-        assert_eq!(sprt.verdict(&draws), SprtVerdict::H0);
+        assert_eq!(sprt.verdict(sprt.llr(&draws)), SprtVerdict::H0);
         assert_eq!(sprt.llr(&Wdl::default()), None);
         assert!(Sprt::parse("elo0=5 elo1=0").is_err());
         assert!(Sprt::parse("alpha=2").is_err());
         assert!(Sprt::parse("gamma=1").is_err());
+    }
+
+    #[test]
+    fn pairs_by_hand() {
+        let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        let (s0, s1) = (0.5, score_of_elo(10.0));
+        // 10 pairs: 1 lost both (0), 2 a draw and a loss (¼), 4 even (½), 2 a win
+        // and a draw (¾), 1 won both (1). Mean (0 + 2 * 0.25 + 4 * 0.5 + 2 * 0.75
+        // + 1) / 10 = 0.5; variance (0.25 + 2 * 0.0625 + 0 + 2 * 0.0625 + 0.25) / 10
+        // = 0.075.
+        let mut pairs = Pairs::default();
+        for (first, second) in [
+            (0.0, 0.0),
+            (0.5, 0.0),
+            (0.0, 0.5),
+            (1.0, 0.0),
+            (0.0, 1.0),
+            (0.5, 0.5),
+            (0.5, 0.5),
+            (1.0, 0.5),
+            (0.5, 1.0),
+            (1.0, 1.0),
+        ] {
+            pairs.add(first, second);
+        }
+        assert_eq!(pairs.counts, [1, 2, 4, 2, 1]);
+        assert!(close(pairs.score().unwrap(), 0.5, 1e-12));
+        let expected = 10.0 * (s1 - s0) * (1.0 - s0 - s1) / (2.0 * 0.075);
+        assert!(close(sprt.llr_pairs(&pairs).unwrap(), expected, 1e-9));
+        assert_eq!(sprt.llr_pairs(&Pairs::default()), None);
+        // Two nearly equal engines at fixed nodes: each opening's two games alike,
+        // a win and a loss or two draws, and a few pairs won. Counted one by one
+        // the games look noisy (many wins and losses); as pairs they are not, and
+        // the test sees the edge.
+        let mut alike = Pairs::default();
+        let mut games = Wdl::default();
+        for i in 0..400 {
+            let (a, b) = match i % 10 {
+                0..=3 => (1.0, 0.0),
+                4..=8 => (0.5, 0.5),
+                _ => (1.0, 0.5),
+            };
+            alike.add(a, b);
+            for x in [a, b] {
+                match x {
+                    1.0 => games.wins += 1,
+                    0.5 => games.draws += 1,
+                    _ => games.losses += 1,
+                }
+            }
+        }
+        let (by_pairs, by_games) = (sprt.llr_pairs(&alike).unwrap(), sprt.llr(&games).unwrap());
+        assert!(by_pairs > 3.0 * by_games, "{by_pairs} {by_games}");
+        assert_eq!(sprt.verdict(Some(by_pairs)), SprtVerdict::H1);
+        assert_eq!(sprt.verdict(Some(by_games)), SprtVerdict::Continue);
+        // Every pair the same: the variance of one of each outcome is borrowed.
+        let mut even = Pairs::default();
+        even.add(0.5, 0.5);
+        let borrowed = (0.25 + 0.0625 + 0.0 + 0.0625 + 0.25) / 6.0;
+        let expected = (s1 - s0) * (1.0 - s0 - s1) / (2.0 * borrowed);
+        assert!(close(sprt.llr_pairs(&even).unwrap(), expected, 1e-9));
     }
 }
