@@ -11,6 +11,7 @@
 //! engine reports on stderr ([`default_dir`]).
 
 pub mod build;
+pub mod checkpoint;
 pub mod file;
 pub mod index;
 pub mod probe;

@@ -23,8 +23,11 @@
 //!    check is there to catch, a slip in passing values back, lies in the unit.
 //!
 //! Units are independent once the smaller ones exist, so a build can be spread over
-//! machines (see the README); a unit's files are written whole or not at all.
+//! machines (see the README); a unit's files are written whole or not at all. While
+//! a unit is built its work in progress is saved now and then ([`checkpoint`]), so a
+//! stopped build takes it up where it was.
 
+use super::checkpoint::{self, Progress};
 use super::file::{self, SliceFile, BLOCK_POSITIONS};
 use super::index::{Cursor, Material};
 use super::{Tables, Wdl};
@@ -128,11 +131,12 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
         } else {
             tables.forget_blocks();
             file::set_block_budget(block_budget(unit, &tables));
-            let (blocks, phases) = solve(unit, &tables)?;
+            let (blocks, phases) = solve(unit, &tables, &config.dir)?;
             for (m, blocks) in unit.iter().zip(blocks) {
                 let path = file::write(&config.dir, *m, &blocks)?;
                 tables.insert(SliceFile::read(&path)?);
             }
+            checkpoint::remove(&checkpoint::path(&config.dir, unit));
             built += size;
             format!("built and checked ({phases})")
         };
@@ -265,35 +269,78 @@ struct Unit<'a> {
 /// Each slice's compressed blocks.
 type Solved = Vec<Vec<Vec<u8>>>;
 
+/// How often a unit's work in progress is saved while values are passed back (and
+/// once after pass 1): each save writes a byte and a quarter a position, seconds
+/// for the largest unit, so a stop costs at most this much of the unit.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(15 * 60);
+/// Pass 1 is saved only when it took this long: redoing less costs less than
+/// writing it.
+const MIN_CHECKPOINT_WORK: Duration = Duration::from_secs(60);
+
 /// Solves a unit and returns each slice's compressed blocks, and how long each
-/// pass took.
-fn solve(materials: &[Material], tables: &Tables) -> Result<(Solved, String), String> {
+/// pass took. Its work in progress is saved in `dir` (see [`checkpoint`]) and
+/// taken up again if a checkpoint is there.
+fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved, String), String> {
     let start = Instant::now();
+    let saved_at = checkpoint::path(dir, materials);
     let unit = Unit::new(materials, tables);
-    for slot in 0..materials.len() {
-        unit.forward(slot);
-    }
-    if unit.missing.load(Relaxed) {
-        return Err(format!(
-            "slice {}: a smaller slice is missing (build smaller slices first)",
-            materials[0]
-        ));
-    }
+    let had_checkpoint = saved_at.exists();
+    let resumed = checkpoint::load(&saved_at, materials, &unit.states, &unit.best_outside);
+    let Progress {
+        mut rounds,
+        mut parity,
+    } = match resumed {
+        Some(progress) => progress,
+        None => {
+            if had_checkpoint {
+                // A refused checkpoint may have filled some of the states.
+                unit.clear();
+            }
+            for slot in 0..materials.len() {
+                unit.forward(slot);
+            }
+            if unit.missing.load(Relaxed) {
+                return Err(format!(
+                    "slice {}: a smaller slice is missing (build smaller slices first)",
+                    materials[0]
+                ));
+            }
+            let progress = Progress {
+                rounds: 0,
+                parity: 0,
+            };
+            // A unit this quick to start is not worth a checkpoint yet.
+            if start.elapsed() >= MIN_CHECKPOINT_WORK {
+                unit.save(&saved_at, progress);
+            }
+            progress
+        }
+    };
     let forward = start.elapsed();
-    let mut parity = 0;
-    let mut rounds = 0;
+    let mut saved = Instant::now();
     while unit.round(parity) > 0 {
         parity ^= 1;
         rounds += 1;
+        if saved.elapsed() >= CHECKPOINT_EVERY {
+            unit.save(&saved_at, Progress { rounds, parity });
+            saved = Instant::now();
+        }
     }
     let backward = start.elapsed() - forward;
     let solved = (0..materials.len())
         .map(|slot| unit.check(slot))
         .collect::<Result<Solved, String>>()?;
     let check = start.elapsed() - forward - backward;
+    let first = match resumed {
+        Some(p) => format!(
+            "resumed after {} rounds from {}",
+            p.rounds,
+            saved_at.display()
+        ),
+        None => format!("forward {}", format_duration(forward)),
+    };
     let phases = format!(
-        "forward {}, {rounds} rounds back {}, check {}",
-        format_duration(forward),
+        "{first}, {rounds} rounds back {}, check {}",
         format_duration(backward),
         format_duration(check)
     );
@@ -324,6 +371,27 @@ impl<'a> Unit<'a> {
                 .collect(),
             tables,
             missing: AtomicBool::new(false),
+        }
+    }
+
+    /// Every state and outside value back to zero, as [`Unit::new`] made them.
+    fn clear(&self) {
+        for cells in self.states.iter().chain(&self.best_outside) {
+            cells.par_iter().for_each(|c| c.store(0, Relaxed));
+        }
+    }
+
+    /// Saves the unit's work in progress; a failure to write only costs the
+    /// resumption, so it is reported and the build goes on.
+    fn save(&self, path: &Path, progress: Progress) {
+        if let Err(e) = checkpoint::save(
+            path,
+            self.materials,
+            progress,
+            &self.states,
+            &self.best_outside,
+        ) {
+            eprintln!("egdb: {e} (the build goes on without it)");
         }
     }
 
@@ -687,6 +755,55 @@ mod tests {
                 "{refused}"
             );
         }
+    }
+
+    #[test]
+    fn a_unit_taken_up_from_its_checkpoint_gives_the_same_files() {
+        let dir = std::env::temp_dir().join(format!("kroon-egdb-resume-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let tables = build(&BuildConfig {
+            dir: dir.clone(),
+            pieces: 2,
+            progress: false,
+            only: None,
+        })
+        .unwrap();
+        let materials: Vec<Material> = ["0102", "0201"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let (fresh, _) = solve(&materials, &tables, &dir).unwrap();
+        // The same unit stopped after pass 1 and two rounds, its states saved.
+        let unit = Unit::new(&materials, &tables);
+        unit.forward(0);
+        unit.forward(1);
+        assert!(unit.round(0) > 0 && unit.round(1) > 0);
+        let saved_at = checkpoint::path(&dir, &materials);
+        unit.save(
+            &saved_at,
+            Progress {
+                rounds: 2,
+                parity: 0,
+            },
+        );
+        let (resumed, phases) = solve(&materials, &tables, &dir).unwrap();
+        assert!(phases.starts_with("resumed after 2 rounds"), "{phases}");
+        assert_eq!(resumed, fresh);
+        // A damaged checkpoint (here cut short after its states were read into the
+        // unit) is refused and the unit built from the start, to the same files.
+        unit.save(
+            &saved_at,
+            Progress {
+                rounds: 2,
+                parity: 0,
+            },
+        );
+        let bytes = std::fs::read(&saved_at).unwrap();
+        std::fs::write(&saved_at, &bytes[..bytes.len() - 1]).unwrap();
+        let (rebuilt, phases) = solve(&materials, &tables, &dir).unwrap();
+        assert!(phases.starts_with("forward"), "{phases}");
+        assert_eq!(rebuilt, fresh);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

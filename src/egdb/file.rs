@@ -37,7 +37,14 @@ pub const BLOCK_POSITIONS: u64 = 16384;
 /// The FNV-1a 64-bit hash: simple, and enough to catch a damaged or cut file.
 #[must_use]
 pub fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    checksum_on(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// [`checksum`] continued from `hash`, the checksum of the bytes before: for data
+/// too large to hold at once.
+#[must_use]
+pub fn checksum_on(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
