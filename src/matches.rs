@@ -342,6 +342,18 @@ pub struct SprtState {
 }
 
 impl MatchSummary {
+    /// Nothing played yet between `engines` engines.
+    fn new(engines: usize) -> MatchSummary {
+        MatchSummary {
+            standings: Standings::new(engines),
+            games: 0,
+            forfeits: Vec::new(),
+            sprt: None,
+            pairs: Pairs::default(),
+            unpaired: std::collections::HashMap::new(),
+        }
+    }
+
     /// Counts a finished game.
     fn count(&mut self, record: &GameRecord) {
         self.games += 1;
@@ -481,14 +493,7 @@ pub fn run_match(
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, records) = mpsc::channel::<GameRecord>();
     let workers = start_workers(config, jobs, &stop, tx);
-    let mut summary = MatchSummary {
-        standings: Standings::new(config.engines.len()),
-        games: 0,
-        forfeits: Vec::new(),
-        sprt: None,
-        pairs: Pairs::default(),
-        unpaired: std::collections::HashMap::new(),
-    };
+    let mut summary = MatchSummary::new(config.engines.len());
     let progress = Progress::new(config, total);
     let date = pdn::today();
     progress.show(&summary);
@@ -644,21 +649,10 @@ impl Progress {
 mod tests {
     use super::*;
 
-    fn summary_of_two() -> MatchSummary {
-        MatchSummary {
-            standings: Standings::new(2),
-            games: 0,
-            forfeits: Vec::new(),
-            sprt: None,
-            pairs: Pairs::default(),
-            unpaired: std::collections::HashMap::new(),
-        }
-    }
-
     #[test]
     fn a_decided_test_stays_decided_when_the_games_in_play_come_in() {
         let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
-        let mut summary = summary_of_two();
+        let mut summary = MatchSummary::new(2);
         // 1,400 pairs that take the LLR past its upper bound, and one game more
         // whose twin is still in play...
         summary.pairs.counts = [60, 200, 800, 260, 80];
@@ -723,7 +717,7 @@ mod tests {
             time_used: [Duration::ZERO; 2],
             clock_left: None,
         };
-        let mut summary = summary_of_two();
+        let mut summary = MatchSummary::new(2);
         // Engine 0 wins both games of opening 1 (as White, then as Black), draws
         // opening 2's first; opening 3's finish out of order, one won by each.
         summary.count(&record(jobs[1], Some(Side::Black)));

@@ -67,25 +67,6 @@ const DRAW: u8 = 0xF6;
 /// An index that names no position.
 const INVALID: u8 = 0xF7;
 
-/// The best a position's moves out of the unit give its side, as pass 1 found it:
-/// two bits a position, four a byte, in [`Wdl`] order (a position with no such
-/// move has [`Wdl::Loss`], the value of having none).
-fn outside_bits(v: Wdl) -> u8 {
-    match v {
-        Wdl::Loss => 0,
-        Wdl::Draw => 1,
-        Wdl::Win => 2,
-    }
-}
-
-fn outside_value(bits: u8) -> Wdl {
-    match bits {
-        0 => Wdl::Loss,
-        1 => Wdl::Draw,
-        _ => Wdl::Win,
-    }
-}
-
 /// The final value a state stands for (None for an invalid index).
 fn final_value(state: u8) -> Option<Wdl> {
     match state {
@@ -258,8 +239,10 @@ pub fn units(pieces: u32) -> Vec<Vec<Material>> {
 struct Unit<'a> {
     materials: &'a [Material],
     states: Vec<Vec<AtomicU8>>,
-    /// Per slice, the best of each position's moves out of the unit (see
-    /// [`outside_bits`]), set by pass 1 and read by the check.
+    /// Per slice, the best of each position's moves out of the unit, as pass 1
+    /// found it (a position with none has [`Wdl::Loss`], the value of having no
+    /// move): two bits a position in the tables' own code ([`file::encode`]),
+    /// four a byte; read by the check.
     best_outside: Vec<Vec<AtomicU8>>,
     tables: &'a Tables,
     /// A successor the smaller tables did not have: the build order is broken.
@@ -426,7 +409,7 @@ impl<'a> Unit<'a> {
                         None => INVALID,
                         Some(pos) => {
                             let (state, outside) = self.first_state(&pos, moves);
-                            let bits = outside_bits(outside) << (2 * (index % 4));
+                            let bits = file::encode(outside) << (2 * (index % 4));
                             if bits != 0 {
                                 best_outside[index / 4].fetch_or(bits, Relaxed);
                             }
@@ -558,7 +541,7 @@ impl<'a> Unit<'a> {
                         values.push(last);
                         continue;
                     };
-                    let outside = outside_value(
+                    let outside = file::decode(
                         best_outside[index / 4].load(Relaxed) >> (2 * (index % 4)) & 3,
                     );
                     // With a capture pending every move leaves the unit: pass 1's

@@ -9,7 +9,7 @@
 //! successors whatever route led there, so a checkpoint that is wrong in some way
 //! its checksum cannot see costs a failed unit, never a wrong table.
 //!
-//! Format (all numbers little-endian): magic `KROONPRT`, version (1), the number of
+//! Format (all numbers little-endian): magic `KROONPRT`, version (2), the number of
 //! slices and each slice's material (four bytes, as in the tables' files), the
 //! rounds done and the parity of the next, then for each slice its states (one byte
 //! a position) and its outside values (four positions a byte), each preceded by its
@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 const MAGIC: &[u8; 8] = b"KROONPRT";
-const VERSION: u32 = 1;
+/// 2: the outside values in the tables' two-bit code (version 1 had its own).
+const VERSION: u32 = 2;
 /// Bytes moved between the states and the file at a time.
 const CHUNK: usize = 1 << 20;
 

@@ -59,7 +59,9 @@ pub const fn encode(v: Wdl) -> u8 {
     }
 }
 
-const fn decode(bits: u8) -> Wdl {
+/// The value of two bits [`encode`] made.
+#[must_use]
+pub const fn decode(bits: u8) -> Wdl {
     match bits {
         1 => Wdl::Win,
         2 => Wdl::Loss,
