@@ -429,6 +429,9 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
         println!("openings in random order, --seed {seed}");
     }
     print!("{}", summary.standings.table(&names));
+    if let Some(line) = pairs_line(&names[0], &summary.pairs) {
+        println!("{line}");
+    }
     for f in &summary.forfeits {
         println!("forfeit: {f}");
     }
@@ -441,6 +444,25 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// The first engine's result taken on opening pairs, as the SPRT takes it: the
+/// table's interval counts the games as independent, which a match of opening
+/// pairs is not (see [`elo`]). None before the first pair (and in a match of more
+/// than two engines, which has no pairs).
+fn pairs_line(first: &str, pairs: &Pairs) -> Option<String> {
+    let (lo, hi) = pairs.elo_interval()?;
+    let elo = elo::elo_of_score(pairs.score()?);
+    // Adding 0.0 turns -0.0 into 0.0, as in the table.
+    let [p0, p1, p2, p3, p4] = pairs.counts;
+    Some(format!(
+        "by opening pairs: {first} {:+.1} Elo, 95% [{:+.0}, {:+.0}]; {} pairs scoring \
+         0, 1, 2, 3, 4 of 4 points: {p0}, {p1}, {p2}, {p3}, {p4}",
+        elo + 0.0,
+        lo + 0.0,
+        hi + 0.0,
+        pairs.pairs()
+    ))
 }
 
 /// The test's last line: its LLR and verdict, and when it decided before the

@@ -82,7 +82,7 @@ fn table(stdout: &str) -> Vec<(String, u32, u32, u32, u32)> {
         .skip_while(|l| !l.starts_with("engine"))
         .skip(1)
         .take_while(|l| {
-            !["forfeit", "SPRT", "time:"]
+            !["by opening pairs", "forfeit", "SPRT", "time:"]
                 .iter()
                 .any(|p| l.starts_with(p))
         })
@@ -300,6 +300,18 @@ fn sprt_stops_the_match_when_it_decides() {
     assert!((2..500).contains(&played), "{played} games");
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert_eq!(table(&stdout)[0].1 as usize, played);
+    // The faker loses every game, so every finished opening pair is won twice.
+    let pairs = played / 2;
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("by opening pairs: Kroon "))
+        .unwrap_or_else(|| panic!("no pairs line: {stdout}"));
+    assert!(
+        line.ends_with(&format!(
+            "; {pairs} pairs scoring 0, 1, 2, 3, 4 of 4 points: 0, 0, 0, 0, {pairs}"
+        )),
+        "{line}"
+    );
 }
 
 /// Kroon against a misbehaving fake DXP engine at `--tc 3`: the fake loses both

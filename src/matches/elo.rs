@@ -63,11 +63,10 @@ impl Wdl {
     /// the mean score, mapped through the logistic curve).
     #[must_use]
     pub fn elo_interval(&self) -> Option<(f64, f64)> {
-        let s = self.score()?;
-        let stderr = (self.variance()? / f64::from(self.games())).sqrt();
-        Some((
-            elo_of_score(s - Z95 * stderr),
-            elo_of_score(s + Z95 * stderr),
+        Some(interval(
+            self.score()?,
+            self.variance()?,
+            f64::from(self.games()),
         ))
     }
 
@@ -131,6 +130,18 @@ impl Pairs {
         })
     }
 
+    /// The 95% interval of the Elo difference with each pair one sample: the
+    /// honest one for a match of opening pairs (see the module's comment), where
+    /// [`Wdl::elo_interval`] counts the games as independent.
+    #[must_use]
+    pub fn elo_interval(&self) -> Option<(f64, f64)> {
+        Some(interval(
+            self.score()?,
+            self.variance()?,
+            f64::from(self.pairs()),
+        ))
+    }
+
     /// The variance of one pair's mean score around the mean.
     fn variance(&self) -> Option<f64> {
         let s = self.score()?;
@@ -143,6 +154,17 @@ impl Pairs {
                 / f64::from(self.pairs()),
         )
     }
+}
+
+/// The 95% interval of the Elo difference from `n` samples of mean score `s` and
+/// variance `var` (normal approximation of the mean, mapped through the logistic
+/// curve).
+fn interval(s: f64, var: f64, n: f64) -> (f64, f64) {
+    let stderr = (var / n).sqrt();
+    (
+        elo_of_score(s - Z95 * stderr),
+        elo_of_score(s + Z95 * stderr),
+    )
 }
 
 /// Elo difference of a mean score: `-400 log10(1/s - 1)`.
@@ -423,6 +445,14 @@ mod tests {
         let expected = 10.0 * (s1 - s0) * (1.0 - s0 - s1) / (2.0 * 0.075);
         assert!(close(sprt.llr_pairs(&pairs).unwrap(), expected, 1e-9));
         assert_eq!(sprt.llr_pairs(&Pairs::default()), None);
+        // Interval: stderr = sqrt(0.075 / 10) = 0.086603; 0.5 ± 1.96 * 0.086603 =
+        // 0.330260, 0.669740; -400 log10(1/0.330260 - 1) = -122.82.
+        let (lo, hi) = pairs.elo_interval().unwrap();
+        assert!(
+            close(lo, -122.82, 0.01) && close(hi, 122.82, 0.01),
+            "{lo} {hi}"
+        );
+        assert_eq!(Pairs::default().elo_interval(), None);
         // Two nearly equal engines at fixed nodes: each opening's two games alike,
         // a win and a loss or two draws, and a few pairs won. Counted one by one
         // the games look noisy (many wins and losses); as pairs they are not, and
@@ -448,6 +478,10 @@ mod tests {
         assert!(by_pairs > 3.0 * by_games, "{by_pairs} {by_games}");
         assert_eq!(sprt.verdict(Some(by_pairs)), SprtVerdict::H1);
         assert_eq!(sprt.verdict(Some(by_games)), SprtVerdict::Continue);
+        // The same games, the same mean: the pairs' interval is the narrower.
+        let (pair_lo, pair_hi) = alike.elo_interval().unwrap();
+        let (game_lo, game_hi) = games.elo_interval().unwrap();
+        assert!(pair_lo > game_lo && pair_hi < game_hi);
         // Every pair the same: the variance of one of each outcome is borrowed.
         let mut even = Pairs::default();
         even.add(0.5, 0.5);
