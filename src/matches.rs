@@ -260,11 +260,8 @@ impl Standings {
             let pct = wdl
                 .score()
                 .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
-            // Adding 0.0 turns -0.0 (an even score seen from the loser's side) into 0.0.
-            let elo = wdl.elo().map_or("-".into(), |e| format!("{:+.1}", e + 0.0));
-            let interval = wdl.elo_interval().map_or("-".into(), |(lo, hi)| {
-                format!("[{:+.0}, {:+.0}]", lo + 0.0, hi + 0.0)
-            });
+            let elo = wdl.elo().map_or("-".into(), elo_text);
+            let interval = wdl.elo_interval().map_or("-".into(), interval_text);
             let los = wdl
                 .los()
                 .map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
@@ -451,18 +448,23 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
 /// pairs is not (see [`elo`]). None before the first pair (and in a match of more
 /// than two engines, which has no pairs).
 fn pairs_line(first: &str, pairs: &Pairs) -> Option<String> {
-    let (lo, hi) = pairs.elo_interval()?;
-    let elo = elo::elo_of_score(pairs.score()?);
-    // Adding 0.0 turns -0.0 into 0.0, as in the table.
+    let interval = interval_text(pairs.elo_interval()?);
+    let elo = elo_text(elo::elo_of_score(pairs.score()?));
     let [p0, p1, p2, p3, p4] = pairs.counts;
     Some(format!(
-        "by opening pairs: {first} {:+.1} Elo, 95% [{:+.0}, {:+.0}]; {} pairs scoring \
+        "by opening pairs: {first} {elo} Elo, 95% {interval}; {} pairs scoring \
          0, 1, 2, 3, 4 of 4 points: {p0}, {p1}, {p2}, {p3}, {p4}",
-        elo + 0.0,
-        lo + 0.0,
-        hi + 0.0,
         pairs.pairs()
     ))
+}
+
+// Adding 0.0 turns -0.0 (an even score seen from the loser's side) into 0.0.
+fn elo_text(elo: f64) -> String {
+    format!("{:+.1}", elo + 0.0)
+}
+
+fn interval_text((lo, hi): (f64, f64)) -> String {
+    format!("[{:+.0}, {:+.0}]", lo + 0.0, hi + 0.0)
 }
 
 /// The test's last line: its LLR and verdict, and when it decided before the
