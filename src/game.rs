@@ -270,6 +270,14 @@ impl Game {
     /// The moves in PDN movetext (`1. 32-28 19-23 2. 28x19 ...`), numbered from the start.
     #[must_use]
     pub fn pdn_movetext(&self) -> String {
+        self.pdn_move_words().join(" ")
+    }
+
+    /// Each move as PDN writes it, with its number in front where one goes
+    /// (`1. 32-28`, `19-23`, or `1... 19-23` when Black moves first): one entry a
+    /// move, so a writer can put a comment after any of them.
+    #[must_use]
+    pub fn pdn_move_words(&self) -> Vec<String> {
         let mut out = Vec::new();
         let mut number = 1;
         for (i, (&mv, pos)) in self.moves.iter().zip(&self.positions).enumerate() {
@@ -283,6 +291,6 @@ impl Game {
                 number += 1;
             }
         }
-        out.join(" ")
+        out
     }
 }

@@ -162,6 +162,8 @@ pub struct GameRecord {
     pub time_used: [Duration; 2],
     /// Each side's clock at the end, by `Side::index` (None: no game clock).
     pub clock_left: Option<[Duration; 2]>,
+    /// Each move's PDN comment (the mover's score and depth, its time).
+    pub comments: Vec<String>,
 }
 
 impl GameRecord {
@@ -301,7 +303,13 @@ pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> Stri
         }
     }
     let result = record.outcome.pdn();
-    let mut text = pdn::write_game(&tags, &record.game, result, pdn::Layout::Wrapped);
+    let mut text = pdn::write_annotated(
+        &tags,
+        &record.game,
+        &record.comments,
+        result,
+        pdn::Layout::Wrapped,
+    );
     text.push('\n');
     text
 }
@@ -740,6 +748,7 @@ mod tests {
             termination: String::new(),
             time_used: [Duration::ZERO; 2],
             clock_left: None,
+            comments: Vec::new(),
         };
         let mut summary = MatchSummary::new(2);
         // Engine 0 wins both games of opening 1 (as White, then as Black), draws

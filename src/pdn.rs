@@ -29,6 +29,20 @@ pub enum Layout {
 /// by forfeit or adjudication.
 #[must_use]
 pub fn write_game(tags: &Tags, game: &Game, result: &str, layout: Layout) -> String {
+    write_annotated(tags, game, &[], result, layout)
+}
+
+/// [`write_game`] with a comment after each move: `comments[i]` follows the
+/// i-th move in braces (an empty or missing one writes nothing). A comment is
+/// never split over two lines.
+#[must_use]
+pub fn write_annotated(
+    tags: &Tags,
+    game: &Game,
+    comments: &[String],
+    result: &str,
+    layout: Layout,
+) -> String {
     let mut out = String::new();
     for (name, value) in tags {
         write_tag(&mut out, name, value);
@@ -41,9 +55,17 @@ pub fn write_game(tags: &Tags, game: &Game, result: &str, layout: Layout) -> Str
         Layout::Wrapped => 80,
         Layout::OneLine => usize::MAX,
     };
-    let movetext = game.pdn_movetext();
+    let mut words = Vec::new();
+    for (i, text) in game.pdn_move_words().iter().enumerate() {
+        words.extend(text.split_whitespace().map(String::from));
+        if let Some(comment) = comments.get(i).filter(|c| !c.is_empty()) {
+            // A brace would end the comment early; what it says never needs one.
+            words.push(format!("{{{}}}", comment.replace(['{', '}'], "")));
+        }
+    }
+    words.push(result.to_string());
     let mut column = 0;
-    for word in movetext.split_whitespace().chain(std::iter::once(result)) {
+    for word in &words {
         if column > 0 && column + 1 + word.len() > width {
             out.push('\n');
             column = 0;
@@ -306,6 +328,41 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.matches("FEN").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn comments_follow_their_moves_and_read_back_as_nothing() {
+        let mut game = Game::from_fen("B:W28,33:B18,19").unwrap();
+        for m in ["19-23", "28x19", "18-22"] {
+            game.play_text(m).unwrap();
+        }
+        let notes = ["+0.12/14 1.234s".to_string(), String::new(), "a {b}".into()];
+        let text = write_annotated(&Tags::new(), &game, &notes, "*", Layout::OneLine);
+        assert!(
+            text.ends_with("1... 19-23 {+0.12/14 1.234s} 2. 28x19 18-22 {a b} *\n"),
+            "{text}"
+        );
+        assert_eq!(
+            parse_first_game(&text).unwrap().moves,
+            ["19-23", "28x19", "18-22"]
+        );
+        // Wrapping never splits a comment, and fewer comments than moves is fine.
+        let mut long = Game::new();
+        for _ in 0..30 {
+            long.play(long.legal_moves()[0]).unwrap();
+        }
+        let notes = vec!["-10.00/30 100.000s".to_string(); 20];
+        let wrapped = write_annotated(&Tags::new(), &long, &notes, "*", Layout::Wrapped);
+        for line in wrapped.lines() {
+            assert!(line.len() <= 80, "{wrapped}");
+            assert_eq!(
+                line.matches('{').count(),
+                line.matches('}').count(),
+                "{line}"
+            );
+        }
+        assert_eq!(wrapped.matches('{').count(), 20);
+        assert_eq!(parse_first_game(&wrapped).unwrap().moves.len(), 30);
     }
 
     #[test]

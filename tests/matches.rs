@@ -94,6 +94,53 @@ fn table(stdout: &str) -> Vec<(String, u32, u32, u32, u32)> {
         .collect()
 }
 
+/// The comments after the moves of each game in a PDN file, in order.
+fn comments(text: &str) -> Vec<Vec<String>> {
+    text.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            game.split('{')
+                .skip(1)
+                .map(|c| c.split('}').next().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether `c` is a Hub engine's move comment, `+0.12/3 0.004s`: a score in
+/// men from the mover's view, the depth, the time.
+fn is_score_depth_time(c: &str) -> bool {
+    let Some((score_depth, time)) = c.split_once(' ') else {
+        return false;
+    };
+    let Some((score, depth)) = score_depth.split_once('/') else {
+        return false;
+    };
+    score.starts_with(['+', '-'])
+        && score[1..].parse::<f64>().is_ok()
+        && score.split_once('.').is_some_and(|(_, h)| h.len() == 2)
+        && depth.parse::<u32>().is_ok()
+        && is_time(time)
+}
+
+/// Whether `c` is a move's time alone, `0.870s` (what a DXP engine's moves get).
+fn is_time(c: &str) -> bool {
+    c.strip_suffix('s').is_some_and(|t| {
+        t.parse::<f64>().is_ok() && t.split_once('.').is_some_and(|(_, ms)| ms.len() == 3)
+    })
+}
+
+/// How many legal moves each ply of a game chose from.
+fn choices(game: &kroon::pdn::ParsedGame) -> Vec<usize> {
+    let mut g = Game::from_fen(game.tag("FEN").expect("a FEN tag")).expect("the FEN parses");
+    let mut out = Vec::new();
+    for m in &game.moves {
+        out.push(g.legal_moves().len());
+        g.play_text(m).expect("a legal move");
+    }
+    out
+}
+
 /// Replays a game's moves from its FEN tag; returns the game.
 fn replay(game: &kroon::pdn::ParsedGame) -> Game {
     let fen = game.tag("FEN").expect("a FEN tag");
@@ -146,6 +193,18 @@ fn kroon_against_itself_plays_legal_games_that_add_up() {
                 );
             }
             None => assert!(termination.starts_with("adjudication"), "{termination}"),
+        }
+    }
+    // Every move carries the engine's score, depth and time, for whoever reads
+    // the games to find where one went wrong.
+    // (A forced move is played without a search, so it has only its time.)
+    for (g, notes) in games.iter().zip(comments(&text)) {
+        assert_eq!(notes.len(), g.moves.len(), "{text}");
+        for (c, n) in notes.iter().zip(choices(g)) {
+            assert!(
+                is_score_depth_time(c) || n == 1 && is_time(c),
+                "{c} in {notes:?}"
+            );
         }
     }
     // Each opening twice, colours reversed.
@@ -428,6 +487,27 @@ fn kroon_over_dxp_meets_kroon_over_hub_in_a_round_robin() {
             "{termination} after {} plies",
             played.moves().len()
         );
+    }
+    // A Hub engine's moves say its score and depth; a DXP engine's only the time.
+    for (g, notes) in games.iter().zip(comments(&text)) {
+        assert_eq!(notes.len(), g.moves.len(), "{text}");
+        let hub_plays_white = g.tag("White") == Some("Hub");
+        let hub_plays_black = g.tag("Black") == Some("Hub");
+        for (ply, (c, n)) in notes.iter().zip(choices(g)).enumerate() {
+            let by_hub = if ply % 2 == 0 {
+                hub_plays_white
+            } else {
+                hub_plays_black
+            };
+            if by_hub {
+                assert!(
+                    is_score_depth_time(c) || n == 1 && is_time(c),
+                    "{c} in {notes:?}"
+                );
+            } else {
+                assert!(is_time(c), "{c} in {notes:?}");
+            }
+        }
     }
     let rows = table(&stdout);
     assert_eq!(rows.len(), 3, "{stdout}");

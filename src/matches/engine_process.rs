@@ -21,6 +21,8 @@ pub struct Answer {
     pub elapsed: Duration,
     /// The last `info nodes=`.
     pub nodes: Option<u64>,
+    /// The last `info depth=`.
+    pub depth: Option<u32>,
 }
 
 /// A running engine process.
@@ -150,6 +152,7 @@ impl EngineProcess {
         let deadline = start + allowed;
         let mut score = None;
         let mut nodes = None;
+        let mut depth = None;
         loop {
             let line = self.next_line(deadline).map_err(|f| match f {
                 Fault::Timeout(_) => {
@@ -167,6 +170,9 @@ impl EngineProcess {
                     if let Some(n) = args.get("nodes").and_then(|n| n.parse::<u64>().ok()) {
                         nodes = Some(n);
                     }
+                    if let Some(d) = args.get("depth").and_then(|d| d.parse::<u32>().ok()) {
+                        depth = Some(d);
+                    }
                     if let Some(s) = args.get("score").and_then(|s| s.parse::<f64>().ok()) {
                         if s.is_finite() {
                             score = Some((s * 100.0).round().clamp(-1e6, 1e6) as i32);
@@ -179,6 +185,7 @@ impl EngineProcess {
                         score,
                         elapsed: start.elapsed(),
                         nodes,
+                        depth,
                     })
                 }
                 _ => {}

@@ -40,6 +40,8 @@ pub struct Reply {
     pub mv: Move,
     /// Its last score, hundredths of a man from its own view (Hub engines only).
     pub score: Option<i32>,
+    /// The depth of that score (Hub engines that say it).
+    pub depth: Option<u32>,
     /// The time it took by the runner's clock.
     pub elapsed: Duration,
 }
@@ -99,6 +101,7 @@ impl Player {
                 Ok(Reply {
                     mv,
                     score: answer.score,
+                    depth: answer.depth,
                     elapsed,
                 })
             }
@@ -107,6 +110,7 @@ impl Player {
                 Ok(Reply {
                     mv: reply.mv,
                     score: None,
+                    depth: None,
                     elapsed: reply.elapsed,
                 })
             }

@@ -6,7 +6,7 @@
 
 use super::dxp_engine::Proposal;
 use super::fault::Fault;
-use super::player::{Player, Turn};
+use super::player::{Player, Reply, Turn};
 use super::{GameRecord, Job, MatchConfig};
 use crate::board::Side;
 use crate::dxp::message::EndReason;
@@ -48,6 +48,8 @@ struct Table<'a> {
     spent: Vec<Duration>,
     /// Each move's score from White's view, when the engine gave one.
     scores: Vec<Option<i32>>,
+    /// Each move's comment for the PDN: the engine's score and depth, the time.
+    comments: Vec<String>,
     clock: Option<Clock>,
 }
 
@@ -61,6 +63,7 @@ pub fn play_game(config: &MatchConfig, job: Job, players: &mut [Option<Player>])
         game: Game::from_position(config.openings[job.opening]),
         spent: Vec::new(),
         scores: Vec::new(),
+        comments: Vec::new(),
         clock,
     };
     let ending = match table.seat(players) {
@@ -213,6 +216,7 @@ impl Table<'_> {
         self.spent.push(reply.elapsed);
         let white_view = |s: i32| if side == Side::White { s } else { -s };
         self.scores.push(reply.score.map(white_view));
+        self.comments.push(move_comment(&reply));
         Ok(())
     }
 
@@ -281,7 +285,22 @@ impl Table<'_> {
             termination,
             time_used,
             clock_left,
+            comments: self.comments,
         }
+    }
+}
+
+/// What the PDN says after a move, as other match runners write it: the score
+/// from the mover's view in men and the depth it was searched to, when the
+/// engine said them (a DXP engine never does), then the time the move was
+/// charged: `{+0.12/14 1.234s}`, `{0.870s}`.
+fn move_comment(reply: &Reply) -> String {
+    let time = format!("{:.3}s", reply.elapsed.as_secs_f64());
+    let men = |score: i32| format!("{:+.2}", f64::from(score) / 100.0);
+    match (reply.score, reply.depth) {
+        (Some(score), Some(depth)) => format!("{}/{depth} {time}", men(score)),
+        (Some(score), None) => format!("{} {time}", men(score)),
+        _ => time,
     }
 }
 
