@@ -123,6 +123,12 @@ fn is_score_depth_time(c: &str) -> bool {
         && is_time(time)
 }
 
+/// Whether `c` is what a Hub engine's move gets: its score, depth and time, or
+/// the time alone when the move was forced (`choices` legal moves: no search).
+fn is_hub_comment(c: &str, choices: usize) -> bool {
+    is_score_depth_time(c) || choices == 1 && is_time(c)
+}
+
 /// Whether `c` is a move's time alone, `0.870s` (what a DXP engine's moves get).
 fn is_time(c: &str) -> bool {
     c.strip_suffix('s').is_some_and(|t| {
@@ -197,14 +203,10 @@ fn kroon_against_itself_plays_legal_games_that_add_up() {
     }
     // Every move carries the engine's score, depth and time, for whoever reads
     // the games to find where one went wrong.
-    // (A forced move is played without a search, so it has only its time.)
     for (g, notes) in games.iter().zip(comments(&text)) {
         assert_eq!(notes.len(), g.moves.len(), "{text}");
         for (c, n) in notes.iter().zip(choices(g)) {
-            assert!(
-                is_score_depth_time(c) || n == 1 && is_time(c),
-                "{c} in {notes:?}"
-            );
+            assert!(is_hub_comment(c, n), "{c} in {notes:?}");
         }
     }
     // Each opening twice, colours reversed.
@@ -500,10 +502,7 @@ fn kroon_over_dxp_meets_kroon_over_hub_in_a_round_robin() {
                 hub_plays_black
             };
             if by_hub {
-                assert!(
-                    is_score_depth_time(c) || n == 1 && is_time(c),
-                    "{c} in {notes:?}"
-                );
+                assert!(is_hub_comment(c, n), "{c} in {notes:?}");
             } else {
                 assert!(is_time(c), "{c} in {notes:?}");
             }
