@@ -176,43 +176,31 @@ mod tests {
         assert!(told.soft < soft(8));
     }
 
-    #[test]
-    fn sudden_death_spreads_the_time() {
-        let b = Budget::for_limit(
+    /// The budget of a clock without moves to go, with all 40 pieces on the board.
+    fn clock(remaining: u64, increment: u64) -> Budget {
+        Budget::for_limit(
             Limit::Clock {
-                remaining: ms(60_000),
-                increment: ms(0),
+                remaining: ms(remaining),
+                increment: ms(increment),
                 moves_to_go: None,
             },
             40,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn sudden_death_spreads_the_time() {
+        let b = clock(60_000, 0);
         assert!(b.soft >= ms(1200) && b.soft <= ms(2500), "{b:?}");
         assert!(b.hard <= ms(24_000) && b.hard >= b.soft);
     }
 
     #[test]
     fn increment_is_used_but_never_the_whole_clock() {
-        let b = Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(60_000),
-                increment: ms(100),
-                moves_to_go: None,
-            },
-            40,
-        )
-        .unwrap();
-        let sudden_death = Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(60_000),
-                increment: ms(0),
-                moves_to_go: None,
-            },
-            40,
-        )
-        .unwrap();
+        let b = clock(60_000, 100);
         // Most of the increment goes to the move it is credited to.
-        assert!(b.soft >= sudden_death.soft + ms(70), "{b:?}");
+        assert!(b.soft >= clock(60_000, 0).soft + ms(70), "{b:?}");
         // Down to the increment alone: stay well inside it.
         let b = Budget::for_limit(
             Limit::Clock {
