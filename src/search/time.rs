@@ -202,41 +202,15 @@ mod tests {
         // Most of the increment goes to the move it is credited to.
         assert!(b.soft >= clock(60_000, 0).soft + ms(70), "{b:?}");
         // Down to the increment alone: stay well inside it.
-        let b = Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(100),
-                increment: ms(100),
-                moves_to_go: None,
-            },
-            40,
-        )
-        .unwrap();
+        let b = clock(100, 100);
         assert!(b.hard <= ms(40), "{b:?}");
-        let b = Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(0),
-                increment: ms(0),
-                moves_to_go: None,
-            },
-            40,
-        )
-        .unwrap();
+        let b = clock(0, 0);
         assert_eq!(b.hard, ms(0));
     }
 
     #[test]
     fn the_last_second_is_kept_in_reserve() {
-        let budget = |remaining| {
-            Budget::for_limit(
-                Limit::Clock {
-                    remaining: ms(remaining),
-                    increment: ms(0),
-                    moves_to_go: None,
-                },
-                40,
-            )
-            .unwrap()
-        };
+        let budget = |remaining| clock(remaining, 0);
         // 60 s: the plan is for 59. With 1.2 s left a move may use at most 40% of
         // the 0.4 s above the reserve, and a hundred more moves, each taking its
         // soft limit, still leave a sixth of that time.
