@@ -150,43 +150,29 @@ mod tests {
         assert_eq!(moves_left(20), 25);
         assert_eq!(moves_left(10), 17);
         assert_eq!(moves_left(2), 14);
-        let soft = |pieces| {
-            Budget::for_limit(
-                Limit::Clock {
-                    remaining: ms(30_000),
-                    increment: ms(0),
-                    moves_to_go: None,
-                },
-                pieces,
-            )
-            .unwrap()
-            .soft
-        };
+        let soft = |pieces| budget(30_000, 0, None, pieces).soft;
         assert!(soft(40) < soft(24) && soft(24) < soft(8));
         // A clock that says how many moves are left is believed.
-        let told = Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(30_000),
-                increment: ms(0),
-                moves_to_go: Some(25),
-            },
-            8,
-        )
-        .unwrap();
+        let told = budget(30_000, 0, Some(25), 8);
         assert!(told.soft < soft(8));
     }
 
-    /// The budget of a clock without moves to go, with all 40 pieces on the board.
-    fn clock(remaining: u64, increment: u64) -> Budget {
+    /// The budget of a game clock (milliseconds) with `pieces` on the board.
+    fn budget(remaining: u64, increment: u64, moves_to_go: Option<u32>, pieces: u32) -> Budget {
         Budget::for_limit(
             Limit::Clock {
                 remaining: ms(remaining),
                 increment: ms(increment),
-                moves_to_go: None,
+                moves_to_go,
             },
-            40,
+            pieces,
         )
         .unwrap()
+    }
+
+    /// The budget of a sudden-death clock with all 40 pieces on the board.
+    fn clock(remaining: u64, increment: u64) -> Budget {
+        budget(remaining, increment, None, 40)
     }
 
     #[test]
@@ -210,41 +196,24 @@ mod tests {
 
     #[test]
     fn the_last_second_is_kept_in_reserve() {
-        let budget = |remaining| clock(remaining, 0);
         // 60 s: the plan is for 59. With 1.2 s left a move may use at most 40% of
         // the 0.4 s above the reserve, and a hundred more moves, each taking its
         // soft limit, still leave a sixth of that time.
-        assert!(budget(60_000).soft <= ms(59_000) / MOVES_HORIZON);
-        assert!(budget(1200).hard <= ms(160), "{:?}", budget(1200));
+        assert!(clock(60_000, 0).soft <= ms(59_000) / MOVES_HORIZON);
+        assert!(clock(1200, 0).hard <= ms(160), "{:?}", clock(1200, 0));
         let mut left = ms(1200);
         for _ in 0..100 {
-            left -= budget(left.as_millis() as u64).soft;
+            left -= clock(left.as_millis() as u64, 0).soft;
         }
         assert!(left > ms(180), "{left:?}");
     }
 
     #[test]
     fn moves_to_go() {
-        let b = Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(10_000),
-                increment: ms(0),
-                moves_to_go: Some(10),
-            },
-            40,
-        )
-        .unwrap();
+        let b = budget(10_000, 0, Some(10), 40);
         // A tenth of what is left besides the reserve.
         assert!(b.soft >= ms(880) && b.soft <= ms(900), "{b:?}");
-        let last = Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(10_000),
-                increment: ms(0),
-                moves_to_go: Some(1),
-            },
-            40,
-        )
-        .unwrap();
+        let last = budget(10_000, 0, Some(1), 40);
         assert!(last.hard <= ms(7000) && last.soft >= ms(6500), "{last:?}");
     }
 }
