@@ -186,6 +186,10 @@ pub struct TrainArgs {
     /// Share of the games held out to measure the loss on.
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
+    /// Hold that share out of the last --data file only (the newest round) and train on
+    /// the earlier files whole: the loss then measures the positions today's engine plays.
+    #[arg(long)]
+    pub validate_newest: bool,
     /// Seed of the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -220,6 +224,7 @@ fn run_train(args: &TrainArgs) -> Result<(), String> {
         epochs: args.epochs,
         lambda: args.lambda,
         validation: args.validation,
+        validate_newest: args.validate_newest,
         seed: args.seed,
         learning_rate: args.learning_rate,
         batch: args.batch,

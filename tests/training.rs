@@ -153,6 +153,33 @@ fn shards_split_the_games_and_concatenate() {
         "{}",
         text(&out.stdout)
     );
+
+    // With --validate-newest the held-out share comes from the last file only: here all
+    // of it, so the first file is the training set and the second the validation set.
+    let out = kroon(&[
+        "train",
+        "--data",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        dir.join("w").to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--validation",
+        "1",
+        "--validate-newest",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let expected = format!(
+        "{} training and {} validation positions",
+        records(&a),
+        records(&b)
+    );
+    assert!(
+        text(&out.stdout).contains(&expected),
+        "{}",
+        text(&out.stdout)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -36,6 +36,9 @@ pub struct TrainConfig {
     pub lambda: f32,
     /// Share of the games held out for validation.
     pub validation: f64,
+    /// Hold the share out of the last data file only (the newest round), training on
+    /// the earlier files whole.
+    pub validate_newest: bool,
     pub seed: u64,
     /// Adam's step size, in hundredths of a man.
     pub learning_rate: f32,
@@ -201,8 +204,17 @@ fn splitmix(mut z: u64) -> u64 {
 /// Reads the files: (training, validation) samples.
 fn load(config: &TrainConfig) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let (mut train, mut valid) = (Vec::new(), Vec::new());
-    let cut = (config.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
-    for path in &config.data {
+    let share = (config.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
+    let last = config.data.len().saturating_sub(1);
+    for (i, path) in config.data.iter().enumerate() {
+        // Earlier rounds were played by older weights and the weights refitted from
+        // already fit them; the newest round's games are the positions today's engine
+        // reaches, and a refit's gain on them is not diluted by the rounds before.
+        let cut = if config.validate_newest && i < last {
+            0
+        } else {
+            share
+        };
         let mut run = 0u64;
         let summary = read_file(path, |block| match block {
             Block::Header(h) => run = h.seed ^ u64::from(h.shard) << 48,
