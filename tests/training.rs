@@ -61,6 +61,15 @@ fn selfplay(out: &Path, extra: &[&str]) -> Output {
     kroon(&args)
 }
 
+/// `kroon train` on `data`, writing `out`, with `extra` options.
+fn train(data: &[&Path], out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["train", "--data"];
+    args.extend(data.iter().map(|p| p.to_str().unwrap()));
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    kroon(&args)
+}
+
 #[test]
 fn selfplay_then_train_then_play() {
     let dir = scratch("loop");
@@ -93,17 +102,7 @@ fn selfplay_then_train_then_play() {
     );
 
     let weights = dir.join("tiny.weights");
-    let out = kroon(&[
-        "train",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        weights.to_str().unwrap(),
-        "--epochs",
-        "2",
-        "--batch",
-        "64",
-    ]);
+    let out = train(&[&data], &weights, &["--epochs", "2", "--batch", "64"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report = text(&out.stdout);
     assert!(report.contains("epoch 2: training loss"), "{report}");
@@ -131,17 +130,11 @@ fn shards_split_the_games_and_concatenate() {
     let mut bytes = std::fs::read(&a).unwrap();
     bytes.extend(std::fs::read(&b).unwrap());
     std::fs::write(&joined, bytes).unwrap();
-    let out = kroon(&[
-        "train",
-        "--data",
-        joined.to_str().unwrap(),
-        "--out",
-        dir.join("w").to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--validation",
-        "0",
-    ]);
+    let out = train(
+        &[&joined],
+        &dir.join("w"),
+        &["--epochs", "1", "--validation", "0"],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let records = |p: &Path| std::fs::metadata(p).unwrap().len() / 32 - 1;
     let expected = format!(
@@ -156,19 +149,11 @@ fn shards_split_the_games_and_concatenate() {
 
     // With --validate-newest the held-out share comes from the last file only: here all
     // of it, so the first file is the training set and the second the validation set.
-    let out = kroon(&[
-        "train",
-        "--data",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--out",
-        dir.join("w").to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--validation",
-        "1",
-        "--validate-newest",
-    ]);
+    let out = train(
+        &[&a, &b],
+        &dir.join("w"),
+        &["--epochs", "1", "--validation", "1", "--validate-newest"],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let expected = format!(
         "{} training and {} validation positions",
@@ -188,13 +173,7 @@ fn damaged_files_are_refused_with_a_message() {
     let dir = scratch("damaged");
     let junk = dir.join("junk.bin");
     std::fs::write(&junk, [7u8; 64]).unwrap();
-    let out = kroon(&[
-        "train",
-        "--data",
-        junk.to_str().unwrap(),
-        "--out",
-        "/dev/null",
-    ]);
+    let out = train(&[&junk], Path::new("/dev/null"), &[]);
     assert!(!out.status.success());
     let err = text(&out.stderr);
     assert!(err.contains("junk.bin") && err.contains("not a"), "{err}");
