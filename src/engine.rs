@@ -368,7 +368,13 @@ impl Engine {
             pruning: self.pruning,
         };
         let pieces = game.position().occupied().count();
-        let control = Arc::new(Control::new(limit, mode, pieces).with_node_rate(self.node_rate));
+        let settled = self
+            .endgame
+            .tables
+            .as_ref()
+            .map_or(0, |t| t.complete_pieces().min(self.endgame.pieces));
+        let control =
+            Arc::new(Control::new(limit, mode, pieces, settled).with_node_rate(self.node_rate));
         if self.workers.is_none() {
             self.workers = threads::search_threads(self.options.threads).map(Arc::new);
         }

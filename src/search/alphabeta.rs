@@ -1224,7 +1224,7 @@ mod tests {
     /// The quiescence score of `pos` with a full window, at the horizon or deeper.
     fn quiescence_score(pos: &Position, at_horizon: bool) -> i32 {
         let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40, 0);
         let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
         worker
             .quiescence(pos, -Score::INFINITE, Score::INFINITE, 0, at_horizon)
@@ -1281,7 +1281,7 @@ mod tests {
         let child = pos.play(mv);
         let clock = game.draw_clock().after(&pos, mv, &child);
         let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40, 0);
         let mut keys = game.keys().to_vec();
         keys.push(child.key());
         let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, keys, None);

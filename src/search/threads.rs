@@ -43,17 +43,19 @@ pub struct Control {
 }
 
 impl Control {
-    /// The control of a search under `limit` with `pieces` on the board; a ponder
-    /// search runs without its clock until [`Control::ponder_hit`].
+    /// The control of a search under `limit` with `pieces` on the board and tables
+    /// that know every position of up to `settled` pieces (0: none; the clock's
+    /// plan ends where they take over); a ponder search runs without its clock
+    /// until [`Control::ponder_hit`].
     #[must_use]
-    pub fn new(limit: Limit, mode: GoMode, pieces: u32) -> Control {
+    pub fn new(limit: Limit, mode: GoMode, pieces: u32, settled: u32) -> Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(mode == GoMode::Ponder),
             nodes: AtomicU64::new(0),
             start: Instant::now(),
             clock_start_ns: AtomicU64::new(0),
-            budget: Budget::for_limit(limit, pieces),
+            budget: Budget::for_limit(limit, pieces, settled),
             node_limit: match limit {
                 Limit::Nodes(n) => Some(n),
                 _ => None,
