@@ -199,32 +199,35 @@ mod tests {
         .unwrap()
     }
 
+    /// The budget of a sudden-death clock with `pieces` on the board and tables
+    /// complete to `settled` pieces.
+    fn sudden_death(remaining: Duration, pieces: u32, settled: u32) -> Budget {
+        let limit = Limit::Clock {
+            remaining,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        Budget::for_limit(limit, pieces, settled).unwrap()
+    }
+
     #[test]
     fn tables_end_the_plan_where_they_take_over() {
-        // The opening is planned almost as without tables.
-        assert_eq!(moves_left(40, 6), 38);
-        assert_eq!(moves_left(30, 6), 28);
-        // Nearer the tables, fewer moves: the ending after them costs nothing.
-        assert_eq!(moves_left(20, 6), 18);
-        assert_eq!(moves_left(10, 6), 8);
-        assert_eq!(moves_left(7, 6), 5);
-        assert_eq!(moves_left(5, 6), 4);
-        assert_eq!(moves_left(10, 5), 9);
-        // Without tables (or with the 2-piece ones alone) the floor stays.
-        assert_eq!(moves_left(7, 0), 15);
-        let soft = |settled| {
-            Budget::for_limit(
-                Limit::Clock {
-                    remaining: ms(20_000),
-                    increment: ms(0),
-                    moves_to_go: None,
-                },
-                10,
-                settled,
-            )
-            .unwrap()
-            .soft
-        };
+        // (pieces, tables complete to, moves planned): the opening almost as
+        // without tables; nearer the tables fewer moves, since the ending after
+        // them costs nothing; without tables the floor of 14 stays.
+        for (pieces, settled, plan) in [
+            (40, 6, 38),
+            (30, 6, 28),
+            (20, 6, 18),
+            (10, 6, 8),
+            (7, 6, 5),
+            (5, 6, 4),
+            (10, 5, 9),
+            (7, 0, 15),
+        ] {
+            assert_eq!(moves_left(pieces, settled), plan, "{pieces} {settled}");
+        }
+        let soft = |settled| sudden_death(ms(20_000), 10, settled).soft;
         assert!(soft(6) > soft(0) * 4 / 3, "{:?} {:?}", soft(6), soft(0));
     }
 
@@ -233,19 +236,7 @@ mod tests {
         // 4 s left with 8 pieces and the 2-5 piece tables, then 100 moves each
         // taking 60% of its soft limit (no iteration starts later) and 20 ms the
         // engine does not see: the clock never runs out.
-        let soft = |left: Duration| {
-            Budget::for_limit(
-                Limit::Clock {
-                    remaining: left,
-                    increment: ms(0),
-                    moves_to_go: None,
-                },
-                8,
-                5,
-            )
-            .unwrap()
-            .soft
-        };
+        let soft = |left| sudden_death(left, 8, 5).soft;
         let mut left = ms(4000);
         assert!(soft(left) >= ms(100), "{:?}", soft(left));
         for _ in 0..100 {
