@@ -86,10 +86,17 @@ const MOVES_FLOOR: u32 = 14;
 #[must_use]
 pub fn moves_left(pieces: u32, settled: u32) -> u32 {
     let plan = (pieces * 3 / 4 + 10).clamp(MOVES_FLOOR, MOVES_HORIZON);
-    if settled < 2 {
+    if !tables_end_games(settled) {
         return plan;
     }
     plan.min(pieces.saturating_sub(settled) + 4)
+}
+
+/// Whether tables complete to `settled` pieces end games for the clock: the plan
+/// stops where they take over and the reserve covers the moves after it. The
+/// 2-piece tables alone end too few games to count.
+fn tables_end_games(settled: u32) -> bool {
+    settled >= 2
 }
 
 impl Budget {
@@ -117,7 +124,7 @@ impl Budget {
                 moves_to_go,
             } => {
                 let above = remaining.saturating_sub(increment);
-                let reserve = if settled >= 2 {
+                let reserve = if tables_end_games(settled) {
                     TABLE_RESERVE.min(above * 9 / 10)
                 } else {
                     RESERVE.min(above * 2 / 3)
@@ -178,15 +185,22 @@ mod tests {
         assert_eq!(moves_left(20, 0), 25);
         assert_eq!(moves_left(10, 0), 17);
         assert_eq!(moves_left(2, 0), 14);
-        let soft = |pieces| budget(30_000, 0, None, pieces).soft;
+        let soft = |pieces| budget(30_000, 0, None, pieces, 0).soft;
         assert!(soft(40) < soft(24) && soft(24) < soft(8));
         // A clock that says how many moves are left is believed.
-        let told = budget(30_000, 0, Some(25), 8);
+        let told = budget(30_000, 0, Some(25), 8, 0);
         assert!(told.soft < soft(8));
     }
 
-    /// The budget of a game clock (milliseconds) with `pieces` on the board.
-    fn budget(remaining: u64, increment: u64, moves_to_go: Option<u32>, pieces: u32) -> Budget {
+    /// The budget of a game clock (milliseconds) with `pieces` on the board and
+    /// tables complete to `settled` pieces (0: none).
+    fn budget(
+        remaining: u64,
+        increment: u64,
+        moves_to_go: Option<u32>,
+        pieces: u32,
+        settled: u32,
+    ) -> Budget {
         Budget::for_limit(
             Limit::Clock {
                 remaining: ms(remaining),
@@ -194,20 +208,9 @@ mod tests {
                 moves_to_go,
             },
             pieces,
-            0,
+            settled,
         )
         .unwrap()
-    }
-
-    /// The budget of a sudden-death clock with `pieces` on the board and tables
-    /// complete to `settled` pieces.
-    fn sudden_death(remaining: Duration, pieces: u32, settled: u32) -> Budget {
-        let limit = Limit::Clock {
-            remaining,
-            increment: Duration::ZERO,
-            moves_to_go: None,
-        };
-        Budget::for_limit(limit, pieces, settled).unwrap()
     }
 
     #[test]
@@ -227,7 +230,7 @@ mod tests {
         ] {
             assert_eq!(moves_left(pieces, settled), plan, "{pieces} {settled}");
         }
-        let soft = |settled| sudden_death(ms(20_000), 10, settled).soft;
+        let soft = |settled| budget(20_000, 0, None, 10, settled).soft;
         assert!(soft(6) > soft(0) * 4 / 3, "{:?} {:?}", soft(6), soft(0));
     }
 
@@ -236,7 +239,7 @@ mod tests {
         // 4 s left with 8 pieces and the 2-5 piece tables, then 100 moves each
         // taking 60% of its soft limit (no iteration starts later) and 20 ms the
         // engine does not see: the clock never runs out.
-        let soft = |left| sudden_death(left, 8, 5).soft;
+        let soft = |left: Duration| budget(left.as_millis() as u64, 0, None, 8, 5).soft;
         let mut left = ms(4000);
         assert!(soft(left) >= ms(100), "{:?}", soft(left));
         for _ in 0..100 {
@@ -247,7 +250,7 @@ mod tests {
 
     /// The budget of a sudden-death clock with all 40 pieces on the board.
     fn clock(remaining: u64, increment: u64) -> Budget {
-        budget(remaining, increment, None, 40)
+        budget(remaining, increment, None, 40, 0)
     }
 
     #[test]
@@ -285,10 +288,10 @@ mod tests {
 
     #[test]
     fn moves_to_go() {
-        let b = budget(10_000, 0, Some(10), 40);
+        let b = budget(10_000, 0, Some(10), 40, 0);
         // A tenth of what is left besides the reserve.
         assert!(b.soft >= ms(880) && b.soft <= ms(900), "{b:?}");
-        let last = budget(10_000, 0, Some(1), 40);
+        let last = budget(10_000, 0, Some(1), 40, 0);
         assert!(last.hard <= ms(7000) && last.soft >= ms(6500), "{last:?}");
     }
 }
