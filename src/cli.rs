@@ -567,7 +567,8 @@ pub struct MatchArgs {
     /// repeat exactly.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub node_rate: Option<u64>,
-    /// Seconds an engine may overrun its time before it forfeits.
+    /// Seconds an engine may overrun its clock, summed over the game, before it
+    /// forfeits (the delay of measuring a move, not extra time for each move).
     #[arg(long, default_value_t = 0.5)]
     pub time_margin: f64,
     /// Seconds to wait for a move under --depth or --nodes before the engine is

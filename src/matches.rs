@@ -43,6 +43,7 @@ pub struct MatchConfig {
     pub tc: TimeControl,
     /// What a DXP engine is told in GAMEREQ: minutes and moves (0: the whole game).
     pub dxp_time: (Minutes, u16),
+    /// What an engine may overrun its clock by, summed over a game.
     pub time_margin: Duration,
     pub move_timeout: Duration,
     /// Hub engines' clocks count this many nodes a second, and each move is charged

@@ -340,6 +340,60 @@ fn an_engine_that_exits_loses() {
 }
 
 #[test]
+fn small_overruns_add_up_to_a_loss_on_time() {
+    // Each move of the fake arrives 0.3 s after its search ends, within the
+    // 0.5 s margin by itself: once its clock is empty, its second overrun is the
+    // one that loses, instead of it playing on for ever at 0.0 s.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/slow_kroon.py");
+    let slow = format!("name=slow cmd='python3 {} {KROON} 0.3'", path.display());
+    let (stdout, text) = run_match(
+        &[
+            "--engine",
+            &kroon_engine("Kroon"),
+            "--engine",
+            &slow,
+            "--tc",
+            "2",
+            "--games",
+            "2",
+            "--time-margin",
+            "0.5",
+        ],
+        "slow",
+    );
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 2, "{text}");
+    let comments = comments(&text);
+    for (g, comments) in games.iter().zip(&comments) {
+        let termination = g.tag("Termination").unwrap();
+        assert!(
+            termination.starts_with("slow (") && termination.contains("lost on time"),
+            "{termination}"
+        );
+        // The referee stopped waiting (or charged the move) once the overruns
+        // summed to the margin, so the fake's charged moves came to more than its
+        // two seconds, but not by the margin.
+        let side = usize::from(g.tag("White") == Some("Kroon"));
+        let charged: f64 = comments
+            .iter()
+            .skip(side)
+            .step_by(2)
+            .map(|c| {
+                let time = c.rsplit(' ').next().unwrap();
+                time.trim_end_matches('s').parse::<f64>().unwrap()
+            })
+            .sum();
+        assert!(charged > 2.0 && charged < 2.6, "{charged} s: {termination}");
+        replay(g);
+    }
+    assert_eq!(
+        table(&stdout)[0],
+        ("Kroon".to_string(), 2, 2, 0, 0),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn sprt_stops_the_match_when_it_decides() {
     let (k, f) = (kroon_engine("Kroon"), fake("illegal_move.py"));
     let (stdout, text) = run_match(

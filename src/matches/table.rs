@@ -308,18 +308,22 @@ fn move_comment(reply: &Reply) -> String {
 /// wait for the move.
 fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeControl, Duration) {
     // The time a move may take by the wall clock when the engine's clock allows
-    // `t`. When that clock counts nodes, a busy machine may take longer than it
-    // says, which costs nothing: only an engine that hangs is stopped.
-    let wall = |t: Duration| match config.node_rate {
+    // `t` and `grace` of the margin is left. When that clock counts nodes, a busy
+    // machine may take longer than it says, which costs nothing: only an engine
+    // that hangs is stopped.
+    let wall = |t: Duration, grace: Duration| match config.node_rate {
         Some(_) => t * 20 + config.move_timeout,
-        None => t + config.time_margin,
+        None => t + grace,
     };
     match (clock, config.tc) {
         (Some(clock), _) => (
             clock.control_now(side, Duration::ZERO),
-            wall(clock.allowed(side)),
+            wall(
+                clock.allowed(side),
+                config.time_margin.saturating_sub(clock.overdrawn(side)),
+            ),
         ),
-        (None, TimeControl::MoveTime(t)) => (config.tc, wall(t)),
+        (None, TimeControl::MoveTime(t)) => (config.tc, wall(t, config.time_margin)),
         (None, tc) => (tc, config.move_timeout),
     }
 }

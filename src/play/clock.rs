@@ -22,6 +22,8 @@ pub struct Clock {
     left: [Duration; 2],
     /// Moves made, by `Side::index`.
     made: [u32; 2],
+    /// Time taken beyond the clock so far, summed over the game, by `Side::index`.
+    overdrawn: [Duration; 2],
 }
 
 impl Clock {
@@ -42,6 +44,7 @@ impl Clock {
             moves: moves.filter(|&m| m > 0),
             left: [time; 2],
             made: [0; 2],
+            overdrawn: [Duration::ZERO; 2],
         })
     }
 
@@ -64,9 +67,18 @@ impl Clock {
         self.left(side) + self.increment
     }
 
+    /// Time `side` has taken beyond its clock so far in this game, all moves summed.
+    #[must_use]
+    pub fn overdrawn(&self, side: Side) -> Duration {
+        self.overdrawn[side.index()]
+    }
+
     /// Charges `side` for a move that took `spent`. Its time never goes below zero;
-    /// a move that took longer than allowed by more than `margin` is a loss on time,
-    /// `Err` with how much too long it took (the front end decides what follows).
+    /// what a move takes beyond it is summed over the game, and once that sum is more
+    /// than `margin` the side has lost on time: `Err` with the sum (the front end
+    /// decides what follows). The margin is for the game, not for each move, so that
+    /// it covers the delay of measuring a move and no more: a grace for every move
+    /// would let an engine with an empty clock play on for ever.
     pub fn charge(
         &mut self,
         side: Side,
@@ -80,9 +92,13 @@ impl Clock {
         if self.moves.is_some_and(|m| self.made[i].is_multiple_of(m)) {
             self.left[i] += self.period;
         }
-        match spent.checked_sub(allowed) {
-            Some(over) if over > margin => Err(over),
-            _ => Ok(()),
+        if let Some(over) = spent.checked_sub(allowed) {
+            self.overdrawn[i] += over;
+        }
+        if self.overdrawn[i] > margin {
+            Err(self.overdrawn[i])
+        } else {
+            Ok(())
         }
     }
 
@@ -132,11 +148,27 @@ mod tests {
         // Over by 0.2 s, within the margin: forgiven, at 0.
         clock.charge(Side::White, secs(9.2), secs(0.5)).unwrap();
         assert_eq!(clock.left(Side::White), Duration::ZERO);
+        assert_eq!(clock.overdrawn(Side::White), secs(0.2));
         assert_eq!(
             clock.charge(Side::White, secs(2.0), secs(0.5)),
-            Err(secs(1.0))
+            Err(secs(1.2))
         );
         assert_eq!(clock.left(Side::White), Duration::ZERO);
+    }
+
+    #[test]
+    fn the_margin_is_for_the_whole_game_not_for_each_move() {
+        let mut clock = clock(1.0, 0.0, None);
+        let margin = secs(0.5);
+        clock.charge(Side::Black, secs(1.125), margin).unwrap();
+        // Each of these is within the margin by itself; together they are not.
+        clock.charge(Side::Black, secs(0.25), margin).unwrap();
+        assert_eq!(clock.overdrawn(Side::Black), secs(0.375));
+        assert_eq!(
+            clock.charge(Side::Black, secs(0.25), margin),
+            Err(secs(0.625))
+        );
+        assert_eq!(clock.overdrawn(Side::White), Duration::ZERO);
     }
 
     #[test]
