@@ -95,6 +95,8 @@ pub struct Worker<'a> {
     follow_ups: FollowUps,
     /// The same by the side's own move before (two plies up).
     own_follow_ups: FollowUps,
+    /// The same, by the side's own move before that (four plies up).
+    older_follow_ups: FollowUps,
     reductions: Reductions,
     /// The margins of pruning and reductions (`reductions` is made from them).
     pruning: Pruning,
@@ -247,6 +249,7 @@ impl<'a> Worker<'a> {
             history: History::new(),
             follow_ups: FollowUps::new(),
             own_follow_ups: FollowUps::new(),
+            older_follow_ups: FollowUps::new(),
             reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
             pruning: PRUNING,
             nodes: 0,
@@ -691,6 +694,7 @@ impl<'a> Worker<'a> {
         let side = pos.side_to_move();
         let previous = self.previous_move(ply);
         let own = self.own_previous_move(ply);
+        let older = self.older_own_move(ply);
         let (mut first, mut first_score) = (0, 0);
         for (i, &mv) in moves.iter().enumerate() {
             let s = if tt_index == Some(i as u8) {
@@ -707,6 +711,7 @@ impl<'a> Worker<'a> {
                 self.history.get(side, mv)
                     + previous.map_or(0, |p| self.follow_ups.get(p, king, mv.to_bit()))
                     + own.map_or(0, |p| self.own_follow_ups.get(p, king, mv.to_bit()))
+                    + older.map_or(0, |p| self.older_follow_ups.get(p, king, mv.to_bit()))
             };
             if i == 0 || s > first_score {
                 (first, first_score) = (i, s);
@@ -835,12 +840,21 @@ impl<'a> Worker<'a> {
         if let Some(own) = self.own_previous_move(node.ply) {
             self.own_follow_ups.update(own, king, mv.to_bit(), bonus);
         }
+        if let Some(older) = self.older_own_move(node.ply) {
+            self.older_follow_ups.update(older, king, mv.to_bit(), bonus);
+        }
     }
 
     /// The side's own move before the node at `ply` (two plies up), if in this search.
     #[inline(always)]
     fn own_previous_move(&self, ply: usize) -> Option<Played> {
         ply.checked_sub(2).and_then(|p| self.frames[p].played)
+    }
+
+    /// The side's own move before its last one (four plies up), if in this search.
+    #[inline(always)]
+    fn older_own_move(&self, ply: usize) -> Option<Played> {
+        ply.checked_sub(4).and_then(|p| self.frames[p].played)
     }
 
     /// The move that led to the node at `ply`, if it was played in this search (the
