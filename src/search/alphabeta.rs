@@ -841,7 +841,8 @@ impl<'a> Worker<'a> {
             self.own_follow_ups.update(own, king, mv.to_bit(), bonus);
         }
         if let Some(older) = self.older_own_move(node.ply) {
-            self.older_follow_ups.update(older, king, mv.to_bit(), bonus);
+            self.older_follow_ups
+                .update(older, king, mv.to_bit(), bonus);
         }
     }
 
