@@ -222,7 +222,7 @@ impl Session {
         let Some(clock) = &self.clock else {
             return false;
         };
-        if self.turn_started.elapsed() + clock.overdrawn(side) > clock.allowed(side) + TIME_MARGIN {
+        if self.turn_started.elapsed() > clock.allowed(side) + clock.grace_left(side, TIME_MARGIN) {
             self.cancel_search();
             self.outcome = Some(Outcome::win(side.opponent(), Reason::Time));
             return true;

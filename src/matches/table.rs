@@ -320,7 +320,7 @@ fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeContro
             clock.control_now(side, Duration::ZERO),
             wall(
                 clock.allowed(side),
-                config.time_margin.saturating_sub(clock.overdrawn(side)),
+                clock.grace_left(side, config.time_margin),
             ),
         ),
         (None, TimeControl::MoveTime(t)) => (config.tc, wall(t, config.time_margin)),

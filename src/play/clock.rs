@@ -73,6 +73,13 @@ impl Clock {
         self.overdrawn[side.index()]
     }
 
+    /// What is left of a game's `margin` for `side`'s overruns: how long past
+    /// [`Clock::allowed`] a referee still waits for its move.
+    #[must_use]
+    pub fn grace_left(&self, side: Side, margin: Duration) -> Duration {
+        margin.saturating_sub(self.overdrawn(side))
+    }
+
     /// Charges `side` for a move that took `spent`. Its time never goes below zero;
     /// what a move takes beyond it is summed over the game, and once that sum is more
     /// than `margin` the side has lost on time: `Err` with the sum (the front end

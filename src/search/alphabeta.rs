@@ -56,6 +56,11 @@ const ASPIRATION_GIVE_UP: i32 = 600;
 /// Chosen with the move ordering's packed keys, untuned since.
 const GOOD_HISTORY: i32 = 2000;
 
+/// The follow-up histories: a quiet move is also scored by the move one ply up (what
+/// it answers), two plies up (the side's own move before) and four (the one before
+/// that: the plan the side is carrying out).
+const FOLLOW_UP_PLIES: [usize; 3] = [1, 2, 4];
+
 /// What one completed iteration found.
 #[derive(Clone, Debug)]
 pub struct Iteration {
@@ -92,11 +97,8 @@ pub struct Worker<'a> {
     frames: Vec<Frame>,
     killers: Killers,
     history: History,
-    follow_ups: FollowUps,
-    /// The same by the side's own move before (two plies up).
-    own_follow_ups: FollowUps,
-    /// The same, by the side's own move before that (four plies up).
-    older_follow_ups: FollowUps,
+    /// Follow-up histories, by the move [`FOLLOW_UP_PLIES`] up.
+    follow_ups: [FollowUps; FOLLOW_UP_PLIES.len()],
     reductions: Reductions,
     /// The margins of pruning and reductions (`reductions` is made from them).
     pruning: Pruning,
@@ -247,9 +249,7 @@ impl<'a> Worker<'a> {
             frames,
             killers: Killers::new(),
             history: History::new(),
-            follow_ups: FollowUps::new(),
-            own_follow_ups: FollowUps::new(),
-            older_follow_ups: FollowUps::new(),
+            follow_ups: std::array::from_fn(|_| FollowUps::new()),
             reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
             pruning: PRUNING,
             nodes: 0,
@@ -692,9 +692,7 @@ impl<'a> Worker<'a> {
         order.clear();
         let killers = self.killers.get(ply);
         let side = pos.side_to_move();
-        let previous = self.previous_move(ply);
-        let own = self.own_previous_move(ply);
-        let older = self.older_own_move(ply);
+        let earlier = self.earlier_moves(ply);
         let (mut first, mut first_score) = (0, 0);
         for (i, &mv) in moves.iter().enumerate() {
             let s = if tt_index == Some(i as u8) {
@@ -708,10 +706,10 @@ impl<'a> Worker<'a> {
                 KILLER_SCORES[1]
             } else {
                 let king = moves_a_king(pos, mv);
-                self.history.get(side, mv)
-                    + previous.map_or(0, |p| self.follow_ups.get(p, king, mv.to_bit()))
-                    + own.map_or(0, |p| self.own_follow_ups.get(p, king, mv.to_bit()))
-                    + older.map_or(0, |p| self.older_follow_ups.get(p, king, mv.to_bit()))
+                let follow_ups = (self.follow_ups.iter().zip(earlier))
+                    .map(|(table, p)| p.map_or(0, |p| table.get(p, king, mv.to_bit())))
+                    .sum::<i32>();
+                self.history.get(side, mv) + follow_ups
             };
             if i == 0 || s > first_score {
                 (first, first_score) = (i, s);
@@ -834,35 +832,19 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn reward_follow_up(&mut self, node: &Node, mv: Move, bonus: i32) {
         let king = moves_a_king(&node.pos, mv);
-        if let Some(previous) = self.previous_move(node.ply) {
-            self.follow_ups.update(previous, king, mv.to_bit(), bonus);
-        }
-        if let Some(own) = self.own_previous_move(node.ply) {
-            self.own_follow_ups.update(own, king, mv.to_bit(), bonus);
-        }
-        if let Some(older) = self.older_own_move(node.ply) {
-            self.older_follow_ups
-                .update(older, king, mv.to_bit(), bonus);
+        let earlier = self.earlier_moves(node.ply);
+        for (table, p) in self.follow_ups.iter_mut().zip(earlier) {
+            if let Some(p) = p {
+                table.update(p, king, mv.to_bit(), bonus);
+            }
         }
     }
 
-    /// The side's own move before the node at `ply` (two plies up), if in this search.
+    /// The moves [`FOLLOW_UP_PLIES`] up from the node at `ply`, those played in this
+    /// search (the root's are the game's, not known here).
     #[inline(always)]
-    fn own_previous_move(&self, ply: usize) -> Option<Played> {
-        ply.checked_sub(2).and_then(|p| self.frames[p].played)
-    }
-
-    /// The side's own move before its last one (four plies up), if in this search.
-    #[inline(always)]
-    fn older_own_move(&self, ply: usize) -> Option<Played> {
-        ply.checked_sub(4).and_then(|p| self.frames[p].played)
-    }
-
-    /// The move that led to the node at `ply`, if it was played in this search (the
-    /// root's is the game's, not known here).
-    #[inline(always)]
-    fn previous_move(&self, ply: usize) -> Option<Played> {
-        ply.checked_sub(1).and_then(|p| self.frames[p].played)
+    fn earlier_moves(&self, ply: usize) -> [Option<Played>; FOLLOW_UP_PLIES.len()] {
+        FOLLOW_UP_PLIES.map(|up| ply.checked_sub(up).and_then(|p| self.frames[p].played))
     }
 
     /// Searches move number `i` of `node` (`move_score` is its ordering score), with
