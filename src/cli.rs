@@ -789,7 +789,7 @@ pub enum BookCommand {
     Show(BookShowArgs),
 }
 
-/// `kroon book build`: see [`crate::book::build`].
+/// `kroon book build`: see [`crate::tools::book_builder`].
 #[derive(clap::Args, Debug)]
 pub struct BookBuildArgs {
     /// The book file: an existing one is resumed or extended.
@@ -862,7 +862,7 @@ fn run_book(command: BookCommand) -> Result<(), String> {
                 margin: args.margin,
                 ply_cost: args.ply_cost.max(1),
             };
-            crate::book::build::run(&crate::book::build::BuildConfig {
+            crate::tools::book_builder::run(&crate::tools::book_builder::BuildConfig {
                 out: args.out,
                 positions: args.positions,
                 settings,
@@ -940,37 +940,35 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
             .map_err(|e| format!("bad --fen: {e}"))?,
         None => Position::initial(),
     };
-    let pool = thread_pool(args.threads)?;
-    pool.install(|| {
-        let mut start = Instant::now();
-        let mut total = 0;
-        if args.divide {
-            for (mv, n) in perft::divide(&pos, args.depth) {
-                println!("{} {n}", crate::board::notation::pdn_move(&pos, mv));
-                total += n;
-            }
-        } else {
-            // Depth 0 counts the position itself: one leaf.
-            for depth in args.depth.min(1)..=args.depth {
-                start = Instant::now();
-                total = if pool.current_num_threads() > 1 {
-                    perft::perft_parallel(&pos, depth)
-                } else {
-                    perft::perft(&pos, depth)
-                };
-                println!(
-                    "perft({depth}) = {total}  ({:.3} s)",
-                    start.elapsed().as_secs_f64()
-                );
-            }
+    let threads = match args.threads {
+        Some(0) => return Err("--threads must be at least 1".into()),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let mut start = Instant::now();
+    let mut total = 0;
+    if args.divide {
+        for (mv, n) in perft::divide(&pos, args.depth, threads) {
+            println!("{} {n}", crate::board::notation::pdn_move(&pos, mv));
+            total += n;
         }
-        // The figures of the deepest count alone, the one a perft timing quotes.
-        let time = start.elapsed().as_secs_f64();
-        println!(
-            "nodes={total} time={time:.3} nps={:.0}",
-            total as f64 / time.max(1e-9)
-        );
-    });
+    } else {
+        // Depth 0 counts the position itself: one leaf.
+        for depth in args.depth.min(1)..=args.depth {
+            start = Instant::now();
+            total = perft::perft_parallel(&pos, depth, threads);
+            println!(
+                "perft({depth}) = {total}  ({:.3} s)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    // The figures of the deepest count alone, the one a perft timing quotes.
+    let time = start.elapsed().as_secs_f64();
+    println!(
+        "nodes={total} time={time:.3} nps={:.0}",
+        total as f64 / time.max(1e-9)
+    );
     Ok(())
 }
 

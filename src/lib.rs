@@ -35,21 +35,18 @@
 #![deny(unsafe_code)]
 
 pub mod bench;
-pub mod board;
-pub mod book;
 pub mod cli;
 pub mod dxp;
-pub mod egdb;
-pub mod engine;
-pub mod eval;
-pub mod game;
 pub mod gui;
 pub mod hub;
 pub mod matches;
 pub mod openings;
-pub mod pdn;
 pub mod play;
-pub mod random;
-pub mod search;
 pub mod text;
+pub mod tools;
 pub mod training;
+
+// The layers below, under the names the applications have always used: the rules
+// core (`kroon-rules`) and the engine (`kroon-engine`) are crates of their own.
+pub use kroon_engine::{book, egdb, engine, eval, random, search};
+pub use kroon_rules::{board, game, pdn};

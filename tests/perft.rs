@@ -70,7 +70,7 @@ fn parallel_perft_gives_the_same_counts() {
     for case in cases().iter().filter(|c| !c.deep) {
         let pos = position(case);
         assert_eq!(
-            perft_parallel(&pos, case.depth),
+            perft_parallel(&pos, case.depth, 2),
             case.nodes,
             "perft_parallel({}) of {}",
             case.depth,
@@ -80,7 +80,7 @@ fn parallel_perft_gives_the_same_counts() {
     // The shallow cases take the sequential path; check every small depth too.
     let start = Position::initial();
     for depth in 0..=5 {
-        assert_eq!(perft_parallel(&start, depth), perft(&start, depth));
+        assert_eq!(perft_parallel(&start, depth, 3), perft(&start, depth));
     }
 }
 
@@ -91,7 +91,7 @@ fn divide_sums_to_the_count_and_lists_every_legal_move_once() {
         .filter(|c| !c.deep && c.depth >= 2 && c.nodes < 10_000_000)
     {
         let pos = position(case);
-        let parts = divide(&pos, case.depth);
+        let parts = divide(&pos, case.depth, 2);
         assert_eq!(
             parts.iter().map(|&(_, n)| n).sum::<u64>(),
             case.nodes,
@@ -110,7 +110,7 @@ fn divide_sums_to_the_count_and_lists_every_legal_move_once() {
         }
     }
     // Depth 1: each move counts one leaf.
-    let parts = divide(&Position::initial(), 1);
+    let parts = divide(&Position::initial(), 1, 2);
     assert_eq!(parts.len(), 9);
     assert!(parts.iter().all(|&(_, n)| n == 1));
 }
@@ -121,7 +121,7 @@ fn run_deep(fen_prefix: &str, depth: u32) {
         .find(|c| c.deep && c.fen.starts_with(fen_prefix) && c.depth == depth)
         .expect("deep case in the data file");
     assert_eq!(
-        perft_parallel(&position(&case), case.depth),
+        perft_parallel(&position(&case), case.depth, 2),
         case.nodes,
         "perft({}) of {}",
         case.depth,

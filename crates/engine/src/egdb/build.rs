@@ -1,0 +1,801 @@
+//! Building the tables by retrograde analysis, slice after slice, smaller first.
+//!
+//! The unit of work is a slice together with its colour-swapped twin (one slice when
+//! the material is symmetric): White's quiet moves in one lead, flipped, into the
+//! other, while captures and promotions lead into slices already built, fewer pieces
+//! or fewer men. A unit is solved in three passes over a byte per position:
+//!
+//! 1. Forward: each position's moves. A capture or promotion is looked up in the
+//!    smaller tables; a successor in the unit is only counted. A position is won if
+//!    one successor is lost for the opponent, lost if it has no move or every
+//!    successor is won for the opponent, else it waits with its count of unknown
+//!    successors (and a mark when one of the known ones is a draw).
+//! 2. Backward, round by round: the positions decided in the last round pass their
+//!    value to their predecessors in the unit (un-making quiet moves): a lost
+//!    position makes each predecessor won; a won one lowers each predecessor's count,
+//!    and the predecessor whose count reaches zero is lost (drawn if marked). What is
+//!    undecided when no round decides anything is a draw.
+//! 3. Check: every position's value is recomputed from its successors' final values
+//!    and must agree; then the values are packed, compressed and written. The
+//!    successors outside the unit count as pass 1 found them (it keeps their best
+//!    for each position, two bits): probing them again would repeat the same reads
+//!    of the same files, which took half of a 6-piece unit's time, while what the
+//!    check is there to catch, a slip in passing values back, lies in the unit.
+//!
+//! Units are independent once the smaller ones exist, so a build can be spread over
+//! machines (see the README); a unit's files are written whole or not at all. While
+//! a unit is built its work in progress is saved now and then ([`checkpoint`]), so a
+//! stopped build takes it up where it was.
+
+use super::checkpoint::{self, Progress};
+use super::file::{self, SliceFile, BLOCK_POSITIONS};
+use super::index::{Cursor, Material};
+use super::{Tables, Wdl};
+use kroon_rules::board::bitboard::ALL;
+use kroon_rules::board::movegen::{generate, has_capture, look};
+use kroon_rules::board::{Move, Position, Side};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    pub dir: PathBuf,
+    /// Every slice of up to this many pieces.
+    pub pieces: u32,
+    /// A line per unit on stderr.
+    pub progress: bool,
+    /// Only the slices that play from this material can reach (itself, fewer
+    /// pieces, men crowned), with either side to move; None for all.
+    pub only: Option<Material>,
+}
+
+/// The states of a position during the build, one byte. Below [`DECIDED`]: not
+/// decided yet, its count of undecided successors in the low 7 bits and
+/// [`DRAW_MARK`] when a decided successor is a draw.
+const DECIDED: u8 = 0xF0;
+const DRAW_MARK: u8 = 0x80;
+const MAX_COUNT: u8 = 0x6F;
+const WIN_DONE: u8 = 0xF0;
+const LOSS_DONE: u8 = 0xF1;
+/// Decided in a round of this parity, to be passed back in the next.
+const WIN_NEW: [u8; 2] = [0xF2, 0xF4];
+const LOSS_NEW: [u8; 2] = [0xF3, 0xF5];
+const DRAW: u8 = 0xF6;
+/// An index that names no position.
+const INVALID: u8 = 0xF7;
+
+/// The final value a state stands for (None for an invalid index).
+fn final_value(state: u8) -> Option<Wdl> {
+    match state {
+        WIN_DONE | 0xF2 | 0xF4 => Some(Wdl::Win),
+        LOSS_DONE | 0xF3 | 0xF5 => Some(Wdl::Loss),
+        INVALID => None,
+        _ => Some(Wdl::Draw),
+    }
+}
+
+/// Builds every missing slice of up to `config.pieces` pieces; slices already in the
+/// folder are read and their checksums checked, and kept. Returns the tables.
+pub fn build(config: &BuildConfig) -> Result<Tables, String> {
+    std::fs::create_dir_all(&config.dir)
+        .map_err(|e| format!("cannot create {}: {e}", config.dir.display()))?;
+    let units: Vec<_> = units(config.pieces)
+        .into_iter()
+        .filter(|unit| {
+            config
+                .only
+                .is_none_or(|m| unit.iter().any(|&x| m.reaches(x)))
+        })
+        .collect();
+    let total: u64 = units.iter().flatten().map(|m| m.size()).sum();
+    let mut tables = Tables::empty(&config.dir);
+    let start = Instant::now();
+    let (mut done, mut built) = (0u64, 0u64);
+    for (number, unit) in units.iter().enumerate() {
+        let size: u64 = unit.iter().map(|m| m.size()).sum();
+        let name = unit
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join("+");
+        let kept = unit
+            .iter()
+            .map(|m| read_finished(&config.dir, *m))
+            .collect::<Option<Vec<_>>>();
+        let unit_start = Instant::now();
+        let note = if let Some(slices) = kept {
+            slices.into_iter().for_each(|s| tables.insert(s));
+            "kept (checksums good)".to_string()
+        } else {
+            tables.forget_blocks();
+            file::set_block_budget(block_budget(unit, &tables));
+            let (blocks, phases) = solve(unit, &tables, &config.dir)?;
+            for (m, blocks) in unit.iter().zip(blocks) {
+                let path = file::write(&config.dir, *m, &blocks)?;
+                tables.insert(SliceFile::read(&path)?);
+            }
+            checkpoint::remove(&checkpoint::path(&config.dir, unit));
+            built += size;
+            format!("built and checked ({phases})")
+        };
+        done += size;
+        if config.progress {
+            let elapsed = start.elapsed();
+            let eta = if built > 0 {
+                let rate = built as f64 / elapsed.as_secs_f64().max(1e-3);
+                format_duration(Duration::from_secs_f64((total - done) as f64 / rate))
+            } else {
+                "-".into()
+            };
+            eprintln!(
+                "egdb [{}/{}] {} pieces, slice {name}: {size} positions {note} in {}; \
+                 {:.1}% of positions done, elapsed {}, ETA {eta}",
+                number + 1,
+                units.len(),
+                unit[0].pieces(),
+                format_duration(unit_start.elapsed()),
+                100.0 * done as f64 / total.max(1) as f64,
+                format_duration(elapsed),
+            );
+        }
+    }
+    Ok(tables)
+}
+
+/// The bytes of decompressed blocks to keep while a unit is built: enough for every
+/// slice its moves lead into outside the unit (by a capture, any slice with fewer
+/// pieces; by a crowning, the slices one man crowned, in either colour), so that each
+/// block is decompressed once; at least the budget of play, and at most half the
+/// memory the machine has free beside the unit's own states.
+fn block_budget(unit: &[Material], tables: &Tables) -> usize {
+    let pieces = unit[0].pieces();
+    let crowned = unit.iter().filter(|m| m.white_men > 0).flat_map(|m| {
+        let c = Material {
+            white_men: m.white_men - 1,
+            white_kings: m.white_kings + 1,
+            ..*m
+        };
+        [c, c.swapped()]
+    });
+    let mut reached: Vec<Material> = (2..pieces)
+        .flat_map(Material::all_with)
+        .chain(crowned)
+        .filter(|&m| tables.has(m))
+        .collect();
+    reached.sort_unstable();
+    reached.dedup();
+    let reach: usize = reached.into_iter().map(file::unpacked_bytes).sum();
+    let states: usize = unit.iter().map(|m| m.size() as usize).sum();
+    let room = memory_available().map_or(usize::MAX, |free| free.saturating_sub(states) / 2);
+    reach.min(room).max(file::PLAY_BLOCK_BUDGET)
+}
+
+/// The memory the system says it can give without swapping (Linux), in bytes.
+fn memory_available() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// A slice's finished file, if it is there and sound; a damaged one is reported and
+/// left to be built again.
+fn read_finished(dir: &Path, m: Material) -> Option<SliceFile> {
+    let path = dir.join(m.file_name());
+    if !path.exists() {
+        return None;
+    }
+    match SliceFile::read(&path) {
+        Ok(slice) if slice.material == m => Some(slice),
+        Ok(slice) => {
+            eprintln!(
+                "egdb: {} holds slice {}; building it again",
+                path.display(),
+                slice.material
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("egdb: {e}; building it again");
+            None
+        }
+    }
+}
+
+fn format_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s / 60 % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
+}
+
+/// The units of work in build order: a slice and its colour-swapped twin, by pieces,
+/// then by men (a promotion leads to fewer men).
+#[must_use]
+pub fn units(pieces: u32) -> Vec<Vec<Material>> {
+    let mut units: Vec<Vec<Material>> = (2..=pieces)
+        .flat_map(Material::all_with)
+        .filter(|m| *m <= m.swapped())
+        .map(|m| {
+            if m == m.swapped() {
+                vec![m]
+            } else {
+                vec![m, m.swapped()]
+            }
+        })
+        .collect();
+    units.sort_by_key(|u| (u[0].pieces(), u[0].men(), u[0]));
+    units
+}
+
+/// The positions of one unit during its build.
+struct Unit<'a> {
+    materials: &'a [Material],
+    states: Vec<Vec<AtomicU8>>,
+    /// Per slice, the best of each position's moves out of the unit, as pass 1
+    /// found it (a position with none has [`Wdl::Loss`], the value of having no
+    /// move): two bits a position in the tables' own code ([`file::encode`]),
+    /// four a byte; read by the check.
+    best_outside: Vec<Vec<AtomicU8>>,
+    tables: &'a Tables,
+    /// A successor the smaller tables did not have: the build order is broken.
+    missing: AtomicBool,
+}
+
+/// Each slice's compressed blocks.
+type Solved = Vec<Vec<Vec<u8>>>;
+
+/// How often a unit's work in progress is saved while values are passed back (and
+/// once after pass 1): each save writes a byte and a quarter a position, seconds
+/// for the largest unit, so a stop costs at most this much of the unit.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(15 * 60);
+/// Pass 1 is saved only when it took this long: redoing less costs less than
+/// writing it.
+const MIN_CHECKPOINT_WORK: Duration = Duration::from_secs(60);
+
+/// Solves a unit and returns each slice's compressed blocks, and how long each
+/// pass took. Its work in progress is saved in `dir` (see [`checkpoint`]) and
+/// taken up again if a checkpoint is there.
+fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved, String), String> {
+    let start = Instant::now();
+    let saved_at = checkpoint::path(dir, materials);
+    let unit = Unit::new(materials, tables);
+    let had_checkpoint = saved_at.exists();
+    let resumed = checkpoint::load(&saved_at, materials, &unit.states, &unit.best_outside);
+    let Progress {
+        mut rounds,
+        mut parity,
+    } = match resumed {
+        Some(progress) => progress,
+        None => {
+            if had_checkpoint {
+                // A refused checkpoint may have filled some of the states.
+                unit.clear();
+            }
+            for slot in 0..materials.len() {
+                unit.forward(slot);
+            }
+            if unit.missing.load(Relaxed) {
+                return Err(format!(
+                    "slice {}: a smaller slice is missing (build smaller slices first)",
+                    materials[0]
+                ));
+            }
+            let progress = Progress {
+                rounds: 0,
+                parity: 0,
+            };
+            // A unit this quick to start is not worth a checkpoint yet.
+            if start.elapsed() >= MIN_CHECKPOINT_WORK {
+                unit.save(&saved_at, progress);
+            }
+            progress
+        }
+    };
+    let forward = start.elapsed();
+    let mut saved = Instant::now();
+    while unit.round(parity) > 0 {
+        parity ^= 1;
+        rounds += 1;
+        if saved.elapsed() >= CHECKPOINT_EVERY {
+            unit.save(&saved_at, Progress { rounds, parity });
+            saved = Instant::now();
+        }
+    }
+    let backward = start.elapsed() - forward;
+    let solved = (0..materials.len())
+        .map(|slot| unit.check(slot))
+        .collect::<Result<Solved, String>>()?;
+    let check = start.elapsed() - forward - backward;
+    let first = match resumed {
+        Some(p) => format!(
+            "resumed after {} rounds from {}",
+            p.rounds,
+            saved_at.display()
+        ),
+        None => format!("forward {}", format_duration(forward)),
+    };
+    let phases = format!(
+        "{first}, {rounds} rounds back {}, check {}",
+        format_duration(backward),
+        format_duration(check)
+    );
+    Ok((solved, phases))
+}
+
+/// Whether a move of `pos` keeps its successor in the unit: quiet and not promoting.
+#[inline]
+fn stays(pos: &Position, mv: Move, child: &Position) -> bool {
+    !mv.is_capture() && child.king_bits().count_ones() == pos.king_bits().count_ones()
+}
+
+impl<'a> Unit<'a> {
+    fn new(materials: &'a [Material], tables: &'a Tables) -> Unit<'a> {
+        Unit {
+            materials,
+            states: materials
+                .iter()
+                .map(|m| (0..m.size()).map(|_| AtomicU8::new(0)).collect())
+                .collect(),
+            best_outside: materials
+                .iter()
+                .map(|m| {
+                    (0..m.size().div_ceil(4))
+                        .map(|_| AtomicU8::new(0))
+                        .collect()
+                })
+                .collect(),
+            tables,
+            missing: AtomicBool::new(false),
+        }
+    }
+
+    /// Every state and outside value back to zero, as [`Unit::new`] made them.
+    fn clear(&self) {
+        for cells in self.states.iter().chain(&self.best_outside) {
+            cells.par_iter().for_each(|c| c.store(0, Relaxed));
+        }
+    }
+
+    /// Saves the unit's work in progress; a failure to write only costs the
+    /// resumption, so it is reported and the build goes on.
+    fn save(&self, path: &Path, progress: Progress) {
+        if let Err(e) = checkpoint::save(
+            path,
+            self.materials,
+            progress,
+            &self.states,
+            &self.best_outside,
+        ) {
+            eprintln!("egdb: {e} (the build goes on without it)");
+        }
+    }
+
+    fn slot(&self, m: Material) -> usize {
+        self.materials
+            .iter()
+            .position(|&x| x == m)
+            .expect("quiet moves stay in the unit")
+    }
+
+    /// The value of a successor (Black to move) outside the unit, for Black.
+    #[inline]
+    fn outside(&self, child: &Position) -> Wdl {
+        self.tables.probe(child).unwrap_or_else(|| {
+            self.missing.store(true, Relaxed);
+            Wdl::Draw
+        })
+    }
+
+    /// Pass 1 over one slice.
+    fn forward(&self, slot: usize) {
+        let m = self.materials[slot];
+        let states = &self.states[slot];
+        let best_outside = &self.best_outside[slot];
+        (0..states.len())
+            .into_par_iter()
+            .with_min_len(1024)
+            .for_each_init(
+                || (Vec::new(), Cursor::new(m)),
+                |(moves, cursor), index| {
+                    let state = match cursor.position(index as u64) {
+                        None => INVALID,
+                        Some(pos) => {
+                            let (state, outside) = self.first_state(&pos, moves);
+                            let bits = file::encode(outside) << (2 * (index % 4));
+                            if bits != 0 {
+                                best_outside[index / 4].fetch_or(bits, Relaxed);
+                            }
+                            state
+                        }
+                    };
+                    states[index].store(state, Relaxed);
+                },
+            );
+    }
+
+    /// A position's first state, and the best its moves out of the unit give it.
+    fn first_state(&self, pos: &Position, moves: &mut Vec<Move>) -> (u8, Wdl) {
+        generate(pos, moves);
+        let (mut count, mut draw) = (0u8, false);
+        for &mv in moves.iter() {
+            let child = pos.play_unkeyed(mv);
+            if stays(pos, mv, &child) {
+                count += 1;
+                continue;
+            }
+            match self.outside(&child) {
+                Wdl::Loss => return (WIN_NEW[0], Wdl::Win),
+                Wdl::Draw => draw = true,
+                Wdl::Win => {}
+            }
+        }
+        assert!(count <= MAX_COUNT, "too many moves to count");
+        let outside = if draw { Wdl::Draw } else { Wdl::Loss };
+        let state = match (count, draw) {
+            (0, true) => DRAW,
+            (0, false) => LOSS_NEW[0],
+            (c, true) => c | DRAW_MARK,
+            (c, false) => c,
+        };
+        (state, outside)
+    }
+
+    /// One round of pass 2: passes the values decided in the last round (of this
+    /// parity) back to their predecessors. Returns how many it passed.
+    fn round(&self, parity: usize) -> u64 {
+        let passed = AtomicU64::new(0);
+        for (slot, states) in self.states.iter().enumerate() {
+            let m = self.materials[slot];
+            let before_m = m.swapped();
+            let cells = &self.states[self.slot(before_m)];
+            let before_index = Cursor::new(before_m);
+            let next = 1 - parity;
+            (0..states.len())
+                .into_par_iter()
+                .with_min_len(1 << 14)
+                .for_each_init(
+                    || (Cursor::new(m), Vec::new()),
+                    |(cursor, predecessors), index| {
+                        let state = states[index].load(Relaxed);
+                        let won = state == WIN_NEW[parity];
+                        if !won && state != LOSS_NEW[parity] {
+                            return;
+                        }
+                        states[index].store(if won { WIN_DONE } else { LOSS_DONE }, Relaxed);
+                        passed.fetch_add(1, Relaxed);
+                        let pos = cursor
+                            .position(index as u64)
+                            .expect("decided positions are valid");
+                        predecessors.clear();
+                        for_each_predecessor(&pos.flipped_unkeyed(), |before| {
+                            predecessors.push(before_index.index(&before) as usize);
+                        });
+                        // Plain loads first, which the processor overlaps, to find the
+                        // predecessors still waiting: the atomic updates below then
+                        // find their cells in the cache rather than waiting for memory
+                        // one after another.
+                        predecessors.retain(|&at| {
+                            let c = cells[at].load(Relaxed);
+                            c < DECIDED && (!won || c & !DRAW_MARK != 0)
+                        });
+                        for &at in predecessors.iter() {
+                            let cell = &cells[at];
+                            if won {
+                                // One more successor won for the opponent.
+                                let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
+                                    if c >= DECIDED || c & !DRAW_MARK == 0 {
+                                        None
+                                    } else if c & !DRAW_MARK == 1 {
+                                        Some(if c & DRAW_MARK != 0 {
+                                            DRAW
+                                        } else {
+                                            LOSS_NEW[next]
+                                        })
+                                    } else {
+                                        Some(c - 1)
+                                    }
+                                });
+                            } else {
+                                let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
+                                    (c < DECIDED).then_some(WIN_NEW[next])
+                                });
+                            }
+                        }
+                    },
+                );
+        }
+        passed.into_inner()
+    }
+
+    /// Pass 3 over one slice: checks every value against its successors' and
+    /// returns the compressed blocks.
+    fn check(&self, slot: usize) -> Result<Vec<Vec<u8>>, String> {
+        let m = self.materials[slot];
+        let states = &self.states[slot];
+        let best_outside = &self.best_outside[slot];
+        let bad = AtomicU64::new(0);
+        let blocks = (0..states.len().div_ceil(BLOCK_POSITIONS as usize))
+            .into_par_iter()
+            .map(|block| {
+                let start = block * BLOCK_POSITIONS as usize;
+                let end = (start + BLOCK_POSITIONS as usize).min(states.len());
+                let mut values = Vec::with_capacity(end - start);
+                let mut moves = Vec::new();
+                let mut inside = Vec::new();
+                let mut cursor = Cursor::new(m);
+                // A quiet move keeps the material, which the flip swaps.
+                let after = Cursor::new(m.swapped());
+                let after_states = &self.states[self.slot(m.swapped())];
+                let mut last = 0;
+                for (index, state) in states.iter().enumerate().take(end).skip(start) {
+                    let stored = final_value(state.load(Relaxed));
+                    let (Some(value), Some(pos)) = (stored, cursor.position(index as u64)) else {
+                        values.push(last);
+                        continue;
+                    };
+                    let outside = file::decode(
+                        best_outside[index / 4].load(Relaxed) >> (2 * (index % 4)) & 3,
+                    );
+                    // With a capture pending every move leaves the unit: pass 1's
+                    // best of them is the value, and no move need be made again.
+                    let capture = has_capture(&pos);
+                    let recomputed = if capture || outside == Wdl::Win {
+                        outside
+                    } else {
+                        generate(&pos, &mut moves);
+                        let unit = (&after, after_states.as_slice());
+                        outside.max(self.best_inside(&pos, &moves, unit, &mut inside))
+                    };
+                    if recomputed != value && bad.fetch_add(1, Relaxed) == 0 {
+                        log::error!("egdb: {} is not {value}", pos.to_fen());
+                    }
+                    // A capture pending is played out by the probe: its value is
+                    // never read, so it continues the run before it.
+                    if !capture {
+                        last = file::encode(value);
+                    }
+                    values.push(last);
+                }
+                file::compress_block(&values)
+            })
+            .collect();
+        match bad.into_inner() {
+            0 => Ok(blocks),
+            n => Err(format!(
+                "slice {m}: {n} positions disagree with their successors (see the log)"
+            )),
+        }
+    }
+
+    /// The best a position's moves within the unit give it, from their final
+    /// values: they are in `after`'s slice, with those states (a position with no
+    /// such move gets [`Wdl::Loss`], the value of having none).
+    fn best_inside(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        (after, states): (&Cursor, &[AtomicU8]),
+        inside: &mut Vec<usize>,
+    ) -> Wdl {
+        inside.clear();
+        for &mv in moves {
+            let child = pos.play_unkeyed(mv);
+            if stays(pos, mv, &child) {
+                inside.push(after.index(&child.flipped_unkeyed()) as usize);
+            }
+        }
+        // Their states are loaded one after another without waiting, so the
+        // processor fetches them from memory together.
+        inside
+            .iter()
+            .map(|&at| {
+                final_value(states[at].load(Relaxed))
+                    .unwrap_or(Wdl::Draw)
+                    .negated()
+            })
+            .max()
+            .unwrap_or(Wdl::Loss)
+    }
+}
+
+/// Calls `f` with each position (White to move) from which a quiet White move that
+/// neither captures nor promotes leads to `after` (Black to move), and in which that
+/// move was legal: no capture was pending.
+fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position)) {
+    debug_assert_eq!(after.side_to_move(), Side::Black);
+    let white = after.pieces(Side::White).0;
+    let black = after.pieces(Side::Black).0;
+    let kings = after.king_bits();
+    let empty = after.empty().0;
+    let mut try_from = |from: u64, to: u64| {
+        let moved = |bits: u64| (bits & !to) | from;
+        let kings = if kings & to != 0 { moved(kings) } else { kings };
+        let before = Position::from_bits_unkeyed(moved(white), black, kings, Side::White);
+        if !has_capture(&before) {
+            f(before);
+        }
+    };
+    // A white man steps towards lower numbers: it came from a higher one.
+    for to in kroon_rules::board::bitboard::BitIter(white & !kings) {
+        let at = 1u64 << to;
+        for from in [at << 5, at << 6] {
+            if from & ALL & empty != 0 {
+                try_from(from, at);
+            }
+        }
+    }
+    for to in kroon_rules::board::bitboard::BitIter(white & kings) {
+        let at = 1u64 << to;
+        for dir in 0..4 {
+            let (mut froms, _) = look(at, dir, empty);
+            while froms != 0 {
+                let from = froms & froms.wrapping_neg();
+                try_from(from, at);
+                froms ^= from;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kroon_rules::board::movegen::legal_moves;
+
+    #[test]
+    fn predecessors_are_the_positions_whose_moves_lead_here() {
+        for fen in ["B:W28,K46:B5,K23", "B:W33,38,K1:BK44", "B:WK27,K32:B11"] {
+            let after = Position::from_fen(fen).unwrap();
+            let mut found = Vec::new();
+            for_each_predecessor(&after, |p| found.push(p));
+            assert!(!found.is_empty());
+            for before in &found {
+                assert!(legal_moves(before)
+                    .into_iter()
+                    .any(|mv| before.play_unkeyed(mv).to_fen() == after.to_fen()));
+            }
+            // And each quiet non-promoting move into `after` is found: try every
+            // position that differs by one white piece.
+            let mut expected = 0;
+            for from in ALL_SQUARES() {
+                for to in ALL_SQUARES() {
+                    let (w, b, k) = (
+                        after.pieces(Side::White).0,
+                        after.pieces(Side::Black).0,
+                        after.king_bits(),
+                    );
+                    if w & to == 0 || (w | b) & from != 0 {
+                        continue;
+                    }
+                    let nk = if k & to != 0 { (k & !to) | from } else { k };
+                    let nw = (w & !to) | from;
+                    let Ok(before) = Position::new(
+                        kroon_rules::board::Bitboard(nw),
+                        kroon_rules::board::Bitboard(b),
+                        kroon_rules::board::Bitboard(nk),
+                        Side::White,
+                    ) else {
+                        continue;
+                    };
+                    if legal_moves(&before).into_iter().any(|mv| {
+                        let c = before.play(mv);
+                        stays(&before, mv, &c) && c.to_fen() == after.to_fen()
+                    }) {
+                        expected += 1;
+                    }
+                }
+            }
+            assert_eq!(found.len(), expected, "{fen}");
+        }
+    }
+
+    #[allow(non_snake_case)]
+    fn ALL_SQUARES() -> impl Iterator<Item = u64> {
+        kroon_rules::board::bitboard::BitIter(ALL).map(|b| 1u64 << b)
+    }
+
+    #[test]
+    fn the_check_refuses_a_value_that_disagrees_with_the_successors() {
+        // A king against a king: every capture ends the game, so the unit needs no
+        // smaller table.
+        let tables = Tables::empty(Path::new("no tables"));
+        let materials = ["0101".parse::<Material>().unwrap()];
+        let solved = || {
+            let unit = Unit::new(&materials, &tables);
+            unit.forward(0);
+            let mut parity = 0;
+            while unit.round(parity) > 0 {
+                parity ^= 1;
+            }
+            assert!(unit.check(0).is_ok());
+            unit
+        };
+        // One won position made lost, of either kind: with a capture pending (its
+        // value comes from pass 1's moves out of the unit) and without (from the
+        // unit's own successors, the values passed back).
+        for capture in [true, false] {
+            let unit = solved();
+            let won = (0..unit.states[0].len())
+                .find(|&i| {
+                    final_value(unit.states[0][i].load(Relaxed)) == Some(Wdl::Win)
+                        && materials[0]
+                            .position(i as u64)
+                            .is_some_and(|pos| has_capture(&pos) == capture)
+                })
+                .expect("1 king against 1 has won positions of both kinds");
+            unit.states[0][won].store(LOSS_DONE, Relaxed);
+            let refused = unit.check(0).unwrap_err();
+            assert!(
+                refused.contains("disagree with their successors"),
+                "{refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_unit_taken_up_from_its_checkpoint_gives_the_same_files() {
+        let dir = std::env::temp_dir().join(format!("kroon-egdb-resume-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let tables = build(&BuildConfig {
+            dir: dir.clone(),
+            pieces: 2,
+            progress: false,
+            only: None,
+        })
+        .unwrap();
+        let materials: Vec<Material> = ["0102", "0201"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let (fresh, _) = solve(&materials, &tables, &dir).unwrap();
+        // The same unit stopped after pass 1 and two rounds, its states saved.
+        let unit = Unit::new(&materials, &tables);
+        unit.forward(0);
+        unit.forward(1);
+        assert!(unit.round(0) > 0 && unit.round(1) > 0);
+        let saved_at = checkpoint::path(&dir, &materials);
+        unit.save(
+            &saved_at,
+            Progress {
+                rounds: 2,
+                parity: 0,
+            },
+        );
+        let (resumed, phases) = solve(&materials, &tables, &dir).unwrap();
+        assert!(phases.starts_with("resumed after 2 rounds"), "{phases}");
+        assert_eq!(resumed, fresh);
+        // A damaged checkpoint (here cut short after its states were read into the
+        // unit) is refused and the unit built from the start, to the same files.
+        unit.save(
+            &saved_at,
+            Progress {
+                rounds: 2,
+                parity: 0,
+            },
+        );
+        let bytes = std::fs::read(&saved_at).unwrap();
+        std::fs::write(&saved_at, &bytes[..bytes.len() - 1]).unwrap();
+        let (rebuilt, phases) = solve(&materials, &tables, &dir).unwrap();
+        assert!(phases.starts_with("forward"), "{phases}");
+        assert_eq!(rebuilt, fresh);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn units_come_smaller_first() {
+        let units = units(4);
+        assert_eq!(units.iter().map(Vec::len).sum::<usize>(), 4 + 12 + 25);
+        for pair in units.windows(2) {
+            let (a, b) = (pair[0][0], pair[1][0]);
+            assert!((a.pieces(), a.men()) <= (b.pieces(), b.men()));
+        }
+    }
+}

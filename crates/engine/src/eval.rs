@@ -1,0 +1,200 @@
+//! Static evaluation: the score of a quiet position from the side to move's view, in
+//! hundredths of a man. Two evaluations exist: the hand-set terms of [`hand`] and
+//! the learned pattern weights of [`learned`] (what they look at is in [`pattern`],
+//! their file in [`weights`]); an [`Evaluator`] says which one a search uses.
+
+pub mod hand;
+pub mod learned;
+pub mod pattern;
+pub mod weights;
+
+use kroon_rules::board::{Bitboard, Position};
+use learned::Learned;
+use std::sync::{Arc, OnceLock};
+
+/// Which evaluation a search uses. Cheap to clone (the learned tables are shared).
+#[derive(Clone, Debug)]
+pub enum Evaluator {
+    /// The hand-set terms.
+    Hand,
+    /// Learned weights: the built-in ones, or a file's.
+    Learned(Arc<Learned>),
+}
+
+/// The weights built into the binary, so that Hub, DXP and the bots need no data
+/// path; `docs/learning.md` says how they were made.
+static BUILT_IN: &[u8] = include_bytes!("eval/kroon.weights");
+
+/// The built-in weights' tables, made once.
+fn built_in() -> Arc<Learned> {
+    static TABLES: OnceLock<Arc<Learned>> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let weights = weights::Weights::decode(BUILT_IN)
+                .expect("the built-in weights are valid (a test decodes them)");
+            Arc::new(Learned::new(weights))
+        })
+        .clone()
+}
+
+impl Default for Evaluator {
+    /// The learned evaluation with the built-in weights.
+    fn default() -> Evaluator {
+        Evaluator::Learned(built_in())
+    }
+}
+
+impl Evaluator {
+    /// The score of a quiet position (no capture pending for the side to move) from
+    /// the side to move's view; the search calls it on no other.
+    #[must_use]
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            Evaluator::Hand => hand::evaluate(pos),
+            Evaluator::Learned(tables) => tables.evaluate(pos),
+        }
+    }
+
+    /// The evaluation a user names: `hand`, `learned` (the weights built in), or a
+    /// weights file. A file that cannot be read, or is not a valid weights file, is
+    /// an error naming it.
+    pub fn from_name(name: &str) -> Result<Evaluator, String> {
+        match name {
+            "hand" => Ok(Evaluator::Hand),
+            "learned" => Ok(Evaluator::default()),
+            path => {
+                let weights = weights::Weights::load(std::path::Path::new(path))?;
+                Ok(Evaluator::Learned(Arc::new(Learned::new(weights))))
+            }
+        }
+    }
+}
+
+/// The position with the board turned half a turn and the colours swapped (the side
+/// to move too): the same game seen from the other side. Every evaluation scores it
+/// as the position itself.
+#[must_use]
+pub fn flip(pos: &Position) -> Position {
+    use kroon_rules::board::Side;
+    let turn = |bits: u64| Bitboard(hand::rotate(bits));
+    Position::new(
+        turn(pos.side_bits(Side::Black)),
+        turn(pos.side_bits(Side::White)),
+        turn(pos.king_bits()),
+        pos.side_to_move().opponent(),
+    )
+    .expect("the mirror of a valid position is valid")
+}
+
+/// What tests of evaluations share (the trainer's in the tools layer too, hence
+/// public): positions along random games, and weights with every pattern set so
+/// that a broken symmetry shows.
+pub mod testing {
+    use super::weights::Weights;
+    use kroon_rules::board::Position;
+
+    /// The positions (with a legal move) of `games` random games of up to `plies`.
+    #[must_use]
+    pub fn random_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize
+        };
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut p = Position::initial();
+            for _ in 0..plies {
+                let moves = kroon_rules::board::movegen::legal_moves(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                out.push(p);
+                p = p.play(moves[next() % moves.len()]);
+            }
+        }
+        out
+    }
+
+    /// Weights with every pattern and dense term set to some value.
+    #[must_use]
+    pub fn busy_weights() -> Weights {
+        let mut w = Weights::zero();
+        for (i, pair) in w.patterns.iter_mut().enumerate() {
+            *pair = [
+                (i * 7919 % 801) as i16 - 400,
+                (i * 104_729 % 801) as i16 - 400,
+            ];
+        }
+        w.dense = [
+            [800, 900],
+            [2400, 2000],
+            [3, 9],
+            [-5, 20],
+            [400, 300],
+            [30, 10],
+            [50, 90],
+            [7, 3],
+            [90, 60],
+            [40, -16],
+        ];
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flipped_positions_score_the_same_for_the_side_to_move() {
+        let learned = Evaluator::Learned(Arc::new(Learned::new(testing::busy_weights())));
+        for p in testing::random_positions(5, 30, 150) {
+            let mirror = flip(&p);
+            assert_eq!(flip(&mirror), p);
+            for eval in [&learned, &Evaluator::Hand] {
+                // The same game seen from the other side: the same score for the
+                // side to move, so opposite scores for White.
+                assert_eq!(eval.evaluate(&p), eval.evaluate(&mirror), "{}", p.to_fen());
+            }
+        }
+    }
+
+    #[test]
+    fn the_built_in_weights_are_valid() {
+        let weights = weights::Weights::decode(BUILT_IN).unwrap();
+        // Material is worth something in both phases.
+        assert!(weights.dense[0][0] > 0 && weights.dense[0][1] > 0);
+        assert!(matches!(
+            Evaluator::from_name("learned"),
+            Ok(Evaluator::Learned(_))
+        ));
+    }
+
+    #[test]
+    fn names_choose_the_evaluation_and_bad_files_are_refused() {
+        assert!(matches!(Evaluator::from_name("hand"), Ok(Evaluator::Hand)));
+        let dir = std::env::temp_dir().join(format!("kroon-eval-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.weights");
+        testing::busy_weights().save(&good).unwrap();
+        let Ok(Evaluator::Learned(loaded)) = Evaluator::from_name(good.to_str().unwrap()) else {
+            panic!("a saved weights file loads");
+        };
+        assert!(*loaded.weights() == testing::busy_weights());
+        let bad = dir.join("bad.weights");
+        let mut bytes = testing::busy_weights().encode();
+        bytes.truncate(bytes.len() / 2);
+        std::fs::write(&bad, bytes).unwrap();
+        let err = Evaluator::from_name(bad.to_str().unwrap()).unwrap_err();
+        assert!(
+            err.contains("bad.weights") && err.contains("truncated"),
+            "{err}"
+        );
+        assert!(Evaluator::from_name(dir.join("none").to_str().unwrap()).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,1310 @@
+//! One search thread: iterative deepening with aspiration windows over a principal
+//! variation search, and a quiescence search that plays out pending captures (and, at
+//! the horizon, the exchanges the side to move can offer).
+
+use super::ordering::{
+    moves_a_king, FollowUps, History, Killers, Played, Reductions, KILLER_SCORES, MAX_PLY,
+    TT_MOVE_SCORE,
+};
+use super::pruning::{Pruning, PRUNING};
+use super::score::Score;
+use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
+use super::threads::Control;
+use super::tt::{Bound, TranspositionTable};
+use crate::egdb::{Tables, Wdl};
+use crate::eval::Evaluator;
+use kroon_rules::board::draw::{is_repeated, DrawClock};
+use kroon_rules::board::movegen::{
+    generate, generate_captures, generate_quiet, has_capture, side_can_capture,
+};
+use kroon_rules::board::{Key, Move, Position, Side};
+use std::sync::Arc;
+
+/// A thread searching alone keeps the results of nodes at this depth or less in its
+/// own small table. (Chosen by the bench: depth 3 and 1 MiB took 45% less time than
+/// the shared table alone; 2 MiB, or depth 2 or 4, did worse.) Threads that share
+/// nodes do not: see [`Worker::new`].
+const NEAR_LEAF_DEPTH: i32 = 3;
+const NEAR_LEAF_MB: usize = 1;
+
+/// Nodes at least this deep share their moves with idle threads. (Depth 14 on the
+/// 96 positions of benches/middlegame.fen, 2 threads: 4 and 6 were level with 5
+/// within the noise, 3 was 5-10% slower.)
+const SPLIT_DEPTH: i32 = 5;
+/// Nodes this shallow probe the table only when its filter says that the key may be
+/// there: at depth 1 two probes in three miss. For threads that share their nodes,
+/// whose every probe goes to the shared table. Two threads ran 1.80x one thread's
+/// nodes/s so, against 1.65-1.69x, and reached depth 1.61x faster against 1.48x (96
+/// middle games, depth 16, 10 rounds taking turns position by position in every
+/// order); at depth <= 1 or <= 3, or at every depth, a little less.
+const FILTERED_DEPTH: i32 = 2;
+/// Nodes a thread counts before it publishes them and looks at the clock.
+const FLUSH_NODES: u64 = 1024;
+
+/// Aspiration windows: from this depth on, an iteration searches within this many
+/// hundredths of a man either side of the last one's score; each time the score
+/// falls outside, the window grows by half plus the widening, and past the give-up
+/// width it opens fully. The first engine's choices (a fifth of a man, six men),
+/// never tuned since; the bench signature depends on them.
+const ASPIRATION_DEPTH: i32 = 5;
+const ASPIRATION_WINDOW: i32 = 18;
+const ASPIRATION_WIDENING: i32 = 10;
+const ASPIRATION_GIVE_UP: i32 = 600;
+
+/// A quiet move whose history score is above this (about an eighth of the
+/// table's bound) has cut off often lately: late-move reductions take a ply less from it.
+/// Chosen with the move ordering's packed keys, untuned since.
+const GOOD_HISTORY: i32 = 2000;
+
+/// The follow-up histories: a quiet move is also scored by the move one ply up (what
+/// it answers), two plies up (the side's own move before) and four (the one before
+/// that: the plan the side is carrying out).
+const FOLLOW_UP_PLIES: [usize; 3] = [1, 2, 4];
+
+/// What one completed iteration found.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: u32,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+    pub mean_depth: f64,
+}
+
+/// Per-ply scratch: the generated moves and their ordering keys.
+struct Frame {
+    moves: Vec<Move>,
+    /// The move being searched at this ply: the move before the node a ply below.
+    played: Option<Played>,
+    order: Vec<i64>,
+    pv: Vec<Move>,
+}
+
+/// A search thread's own state. Only the TT and the [`Control`] are shared.
+pub struct Worker<'a> {
+    tt: &'a TranspositionTable,
+    /// The results of the shallowest nodes, most of the tree, kept in a table small
+    /// enough for this core's cache: a probe of the shared table costs a trip to
+    /// memory, which took 40% of the time when every node made it. None for a
+    /// worker that shares its nodes (see [`Worker::new`]).
+    near_leaves: Option<TranspositionTable>,
+    control: &'a Control,
+    /// The evaluation of this search (shared by its threads).
+    eval: &'a Evaluator,
+    /// Keys of the game before the root and of the path from the root; the current
+    /// node's key is last.
+    keys: Vec<Key>,
+    frames: Vec<Frame>,
+    killers: Killers,
+    history: History,
+    /// Follow-up histories, by the move [`FOLLOW_UP_PLIES`] up.
+    follow_ups: [FollowUps; FOLLOW_UP_PLIES.len()],
+    reductions: Reductions,
+    /// The margins of pruning and reductions (`reductions` is made from them).
+    pruning: Pruning,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    /// Positions evaluated in this iteration, and the sum of their plies.
+    leaves: u64,
+    leaf_plies: u64,
+    /// The work in hand must end: see [`Worker::must_stop`].
+    pub stopped: bool,
+    /// The score of the root move now at the head of the root's PV.
+    root_score: Score,
+    /// Where this thread finds and offers work when threads share nodes.
+    pool: Option<&'a SplitPool>,
+    /// The split points this thread works under, the innermost last.
+    splits: Vec<Arc<SplitPoint>>,
+    /// Endgame tables, probed at nodes of up to `table_pieces` pieces.
+    tables: Option<&'a Tables>,
+    table_pieces: u32,
+    /// The root moves to search, when the tables allow only some.
+    root_moves: Option<Vec<Move>>,
+}
+
+/// A position the tables say is won scores this much, plus its progress (see
+/// [`table_win`]): above every evaluation of a real game (50 men), below every win
+/// the search proves, and below the 90-odd men by which Hub clients (Scan's
+/// convention, see [`Score::men`]) recognise a proven win.
+const TABLE_WIN: i32 = 5_000;
+
+/// The score of a position the tables say the side to move wins. The tables cannot
+/// tell a short win from a long one; the search must still convert it within the
+/// draw rules, so the score grows with progress: the loser's pieces gone, the
+/// winner's men crowned or nearer the crowning row. A won line that makes progress
+/// then scores above one that marks time, and a real win found by the search above
+/// both.
+fn table_win(pos: &Position) -> Score {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let lost = 20 - pos.pieces(them).count() as i32;
+    let kings = pos.kings(us).count() as i32;
+    let advance: i32 = pos
+        .men(us)
+        .squares()
+        .map(|sq| match us {
+            Side::White => 9 - i32::from(sq.row()),
+            Side::Black => i32::from(sq.row()),
+        })
+        .sum();
+    Score(TABLE_WIN + 50 * lost + 30 * kings + 3 * advance)
+}
+
+/// What the moves of one node are searched with: the node itself and the decisions
+/// taken before its move loop. A split point hands it to the threads that help.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub pos: Position,
+    pub clock: DrawClock,
+    pub beta: Score,
+    pub depth: i32,
+    pub ply: usize,
+    /// The children's depth (an extension included).
+    pub new_depth: i32,
+    pub pv_node: bool,
+    /// Probcut may be tried below (not inside its own verification searches).
+    pub prune: bool,
+    /// The moves are captures.
+    pub capture: bool,
+    /// Quiet moves that threaten nothing cannot lift the score to alpha.
+    pub futile: bool,
+    /// Quiet moves from this number on are pruned unless they threaten a capture.
+    pub lmp_limit: usize,
+}
+
+/// A move's ordering key: its ordering score in the high bits, its index in the move
+/// list in the low 16. The sort compares the scores only (`key >> 16`).
+#[inline]
+fn ordering_key(score: i32, index: usize) -> i64 {
+    i64::from(score) << 16 | index as i64
+}
+
+/// Where the best ordering score from `from` on is in `order` (the first of equals).
+#[inline]
+fn best_from(order: &[i64], from: usize) -> usize {
+    let mut best = from;
+    for j in from + 1..order.len() {
+        if order[j] >> 16 > order[best] >> 16 {
+            best = j;
+        }
+    }
+    best
+}
+
+/// The move-list index an ordering key was made from.
+#[inline]
+fn key_index(key: i64) -> usize {
+    (key & 0xFFFF) as usize
+}
+
+#[inline]
+fn men_can_step(pos: &Position) -> bool {
+    let side = pos.side_to_move();
+    let empty = pos.empty().0;
+    let men = pos.men(side).0;
+    let kings = pos.kings(side).0;
+    let forward = match side {
+        Side::White => (men >> 5) | (men >> 6),
+        Side::Black => (men << 5) | (men << 6),
+    };
+    let king_steps = (kings >> 5) | (kings >> 6) | (kings << 5) | (kings << 6);
+    (forward | king_steps) & empty != 0
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for a search from the position whose key ends `keys` (the game's keys,
+    /// oldest first). With a `pool`, it shares its nodes' moves with idle threads there.
+    ///
+    /// Such a worker keeps every result in the shared table. A thread that helps at a
+    /// split point searches subtrees whose shallow results from the last iteration
+    /// another thread found: in a private table they are lost to it. Two threads
+    /// searched 23-29% more nodes than one with private tables, 8-15% more without
+    /// them. Time to depth against one thread (with its private table), 2 cores:
+    /// 96 middle games to depth 16, 1.51x (1.43x with private tables); 24 of them to
+    /// depth 17, 1.72x (1.44x); 63 three-move openings to depth 17, 1.55x (1.39x).
+    pub fn new(
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        eval: &'a Evaluator,
+        keys: Vec<Key>,
+        pool: Option<&'a SplitPool>,
+    ) -> Worker<'a> {
+        let frames = (0..=MAX_PLY + 1)
+            .map(|_| Frame {
+                moves: Vec::with_capacity(64),
+                played: None,
+                order: Vec::with_capacity(64),
+                pv: Vec::with_capacity(32),
+            })
+            .collect();
+        Worker {
+            tt,
+            near_leaves: pool
+                .is_none()
+                .then(|| TranspositionTable::in_cache(NEAR_LEAF_MB)),
+            control,
+            eval,
+            keys,
+            frames,
+            killers: Killers::new(),
+            history: History::new(),
+            follow_ups: std::array::from_fn(|_| FollowUps::new()),
+            reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
+            pruning: PRUNING,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            leaves: 0,
+            leaf_plies: 0,
+            stopped: false,
+            root_score: Score::DRAW,
+            pool,
+            splits: Vec::new(),
+            tables: None,
+            table_pieces: 0,
+            root_moves: None,
+        }
+    }
+
+    /// The same worker probing these tables at nodes of up to `pieces` pieces.
+    #[must_use]
+    pub fn with_tables(mut self, tables: Option<&'a Tables>, pieces: u32) -> Worker<'a> {
+        self.tables = tables.filter(|_| pieces >= 2);
+        self.table_pieces = pieces;
+        self
+    }
+
+    /// The same worker pruning and reducing by these settings.
+    #[must_use]
+    pub fn with_pruning(mut self, pruning: Pruning) -> Worker<'a> {
+        if (pruning.lmr_base, pruning.lmr_div) != (self.pruning.lmr_base, self.pruning.lmr_div) {
+            self.reductions = Reductions::new(pruning.lmr_base, pruning.lmr_div);
+        }
+        self.pruning = pruning;
+        self
+    }
+
+    /// Searches only these moves at the root (all when None).
+    pub fn restrict_root(&mut self, moves: Option<Vec<Move>>) {
+        self.root_moves = moves;
+    }
+
+    /// What the tables say of a node: `Err` with its score when that settles it (a
+    /// draw; a win or loss at the horizon, or beyond the window), else the floor
+    /// and ceiling its score is held within. A won node's floor is [`table_win`]:
+    /// the window narrows to above it, and the search goes on inside for a real win
+    /// or more progress.
+    #[inline]
+    fn probe_tables(
+        &self,
+        pos: &Position,
+        depth: i32,
+        alpha: &mut Score,
+        beta: &mut Score,
+    ) -> Result<(Score, Score), Score> {
+        let open = Ok((-Score::INFINITE, Score::INFINITE));
+        let Some(tables) = self.tables else {
+            return open;
+        };
+        // A side without pieces has lost: the search scores that as a real win.
+        if pos.occupied().count() > self.table_pieces || pos.pieces(pos.side_to_move()).is_empty() {
+            return open;
+        }
+        match tables.probe(pos) {
+            None => open,
+            Some(Wdl::Draw) => Err(Score::DRAW),
+            Some(Wdl::Win) => {
+                let floor = table_win(pos);
+                if floor >= *beta || depth <= 0 {
+                    return Err(floor);
+                }
+                *alpha = (*alpha).max(floor);
+                Ok((floor, Score::INFINITE))
+            }
+            Some(Wdl::Loss) => {
+                let ceiling = -table_win(&pos.with_side_to_move(pos.side_to_move().opponent()));
+                if ceiling <= *alpha || depth <= 0 {
+                    return Err(ceiling);
+                }
+                *beta = (*beta).min(ceiling);
+                Ok((-Score::INFINITE, ceiling))
+            }
+        }
+    }
+
+    /// The table that keeps the results of nodes of this depth.
+    #[inline]
+    fn table(&self, depth: i32) -> &TranspositionTable {
+        match &self.near_leaves {
+            Some(near) if depth <= NEAR_LEAF_DEPTH => near,
+            _ => self.tt,
+        }
+    }
+
+    /// Nodes this worker visited.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes + self.unflushed
+    }
+
+    /// Counts a node: a position reached by a move, as Scan counts them, so that the
+    /// two engines' nodes per second compare. A position searched again (probcut's
+    /// verification, a re-search after a reduction or a null window) is no new node;
+    /// a position that a repetition or the table settles at once is one. Also
+    /// publishes the count now and then and lets the control decide whether to stop.
+    #[inline]
+    fn count_node(&mut self) {
+        self.unflushed += 1;
+        if self.unflushed >= FLUSH_NODES {
+            self.flush();
+        }
+        if let Some(sp) = self.splits.last() {
+            if sp.is_cut() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Whether the work in hand must end: the search was stopped, or a split point
+    /// this thread works under was cut off.
+    fn must_stop(&self) -> bool {
+        self.control.is_stopped() || self.splits.last().is_some_and(|sp| sp.is_cut())
+    }
+
+    pub fn flush(&mut self) {
+        self.tt.refresh_filter();
+        self.nodes += self.unflushed;
+        self.control.add_nodes(self.unflushed);
+        self.unflushed = 0;
+        if self.control.is_stopped() {
+            self.stopped = true;
+        }
+    }
+
+    /// Searches to `depth` plies with an aspiration window around `guess`. None if the
+    /// search was stopped before the iteration completed.
+    pub fn iterate(
+        &mut self,
+        root: &Position,
+        clock: DrawClock,
+        depth: u32,
+        guess: Option<Score>,
+    ) -> Option<Iteration> {
+        self.seldepth = 0;
+        self.leaves = 0;
+        self.leaf_plies = 0;
+        self.stopped = self.control.is_stopped();
+        let depth = depth as i32;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = match guess {
+            Some(g) if depth >= ASPIRATION_DEPTH && !g.is_decisive() => {
+                (Score(g.0 - delta), Score(g.0 + delta))
+            }
+            _ => (-Score::INFINITE, Score::INFINITE),
+        };
+        loop {
+            let score = self.search(root, clock, alpha, beta, depth, 0, true, true);
+            if self.stopped {
+                return None;
+            }
+            if score <= alpha {
+                beta = Score((alpha.0 + beta.0) / 2);
+                alpha = Score((score.0 - delta).max(-Score::INFINITE.0));
+            } else if score >= beta {
+                beta = Score((score.0 + delta).min(Score::INFINITE.0));
+            } else {
+                return Some(Iteration {
+                    depth: depth as u32,
+                    score,
+                    pv: self.frames[0].pv.clone(),
+                    seldepth: self.seldepth as u32,
+                    mean_depth: self.leaf_plies as f64 / self.leaves.max(1) as f64,
+                });
+            }
+            delta += delta / 2 + ASPIRATION_WIDENING;
+            if delta > ASPIRATION_GIVE_UP {
+                alpha = -Score::INFINITE;
+                beta = Score::INFINITE;
+            }
+        }
+    }
+
+    /// After an iteration that was stopped: the root move that this iteration had
+    /// already searched in full and found better than the moves before it, with its
+    /// score and PV. It beat the previous iteration's move at a greater depth, so
+    /// it is the better move to play.
+    #[must_use]
+    pub fn unfinished(&self) -> Option<(Score, Vec<Move>)> {
+        let pv = &self.frames[0].pv;
+        (!pv.is_empty()).then(|| (self.root_score, pv.clone()))
+    }
+
+    /// The principal variation search of one node: `depth` plies left, `ply` from
+    /// the root. The steps are named below; each is a function of its own.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        clock: DrawClock,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        prune: bool,
+    ) -> Score {
+        self.frames[ply].pv.clear();
+        let mut table_bounds = (-Score::INFINITE, Score::INFINITE);
+        if ply > 0 {
+            if clock.draw().is_some() || is_repeated(&self.keys, clock.reversible_plies()) {
+                return Score::DRAW;
+            }
+            // A shorter win is already known above: nothing here can improve on it.
+            alpha = alpha.max(Score::loss_in(ply as u32));
+            beta = beta.min(Score::win_in(ply as u32 + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+            match self.probe_tables(pos, depth, &mut alpha, &mut beta) {
+                Ok(bounds) => table_bounds = bounds,
+                Err(score) => return score,
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, alpha, beta, ply, true);
+        }
+        if self.stopped {
+            return Score::DRAW;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let key = pos.key();
+        let tt_index = match self.probe(key, depth, ply, alpha, beta, pv_node) {
+            Ok(index) => index,
+            Err(cut) => return cut,
+        };
+        if prune && !pv_node {
+            if let Some(score) = self.probcut(pos, clock, beta, depth, ply) {
+                return score;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        generate(pos, &mut moves);
+        if ply == 0 {
+            if let Some(allowed) = &self.root_moves {
+                moves.retain(|m| allowed.contains(m));
+            }
+        }
+        let node = match self.prepare(pos, clock, &moves, alpha, beta, depth, ply, pv_node, prune) {
+            Ok(node) => node,
+            Err(score) => {
+                self.frames[ply].moves = moves;
+                return score;
+            }
+        };
+        let mut order = std::mem::take(&mut self.frames[ply].order);
+        let first = self.order_moves(pos, &moves, &mut order, tt_index, node.capture, ply);
+        let (best, best_index) = self.search_moves(&node, &moves, &mut order, first, alpha);
+        let best = best.clamp(table_bounds.0, table_bounds.1);
+        if !self.stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
+            self.table(depth)
+                .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
+        }
+        self.frames[ply].moves = moves;
+        self.frames[ply].order = order;
+        best
+    }
+
+    /// Looks the node up: `Err` with the stored score when it settles the node (never
+    /// on the principal variation, which must be searched for its moves), else the
+    /// stored best move's index, if any.
+    #[inline(always)]
+    fn probe(
+        &self,
+        key: Key,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        pv_node: bool,
+    ) -> Result<Option<u8>, Score> {
+        let table = self.table(depth);
+        let entry = if depth <= FILTERED_DEPTH && !table.may_hold(key) {
+            None
+        } else {
+            table.probe(key)
+        };
+        let Some(e) = entry else {
+            return Ok(None);
+        };
+        if !pv_node && e.depth >= depth {
+            let s = e.score.loaded_at(ply as u32);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return Err(s);
+            }
+        }
+        Ok(e.move_index)
+    }
+
+    /// Probcut: when a much shallower search beats beta by a margin, the full
+    /// search would almost surely beat beta too. Scan prunes so; here it more than
+    /// halved the tree to a given depth and won 59.5% of 200 games at 0.1 s a
+    /// move against the same engine without it. Not inside its own verification
+    /// searches, whose trees it would prune on the prediction it is checking.
+    /// (The extra ply where a capture is pending cost 9-16% more nodes to a given
+    /// depth and scored 50.6% in 160 games at 0.1 s a move against the same engine
+    /// without it, but the sacrifice shots of tests/search.rs no longer hang on the
+    /// root's move order: without it two threads missed one up to depth 10.)
+    #[inline(always)]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        clock: DrawClock,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Option<Score> {
+        if depth < self.pruning.probcut_depth || beta.is_decisive() {
+            return None;
+        }
+        let margin = self.pruning.probcut_margin * depth;
+        let raised = Score(beta.0 + margin);
+        if raised.is_decisive() {
+            return None;
+        }
+        // With a capture pending (often the opponent's sacrifice, the start of
+        // a shot), one ply more: the capture alone would leave the verification
+        // to stand pat in the shot's position and judge the sacrifice a loss.
+        let pending = i32::from(has_capture(pos));
+        let shallow = (depth * self.pruning.probcut_ratio / 100).max(1) + pending;
+        let s = self.search(
+            pos,
+            clock,
+            Score(raised.0 - 1),
+            raised,
+            shallow,
+            ply,
+            false,
+            false,
+        );
+        if self.stopped {
+            return Some(Score::DRAW);
+        }
+        (s >= raised).then(|| Score(s.0 - margin))
+    }
+
+    /// The decisions taken before a node's move loop, given its legal `moves`: the
+    /// extension, futility and late-move pruning. `Err` with the node's score when
+    /// it needs no loop: it has no legal move (a loss), or reverse futility returns
+    /// its static score.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(
+        &self,
+        pos: &Position,
+        clock: DrawClock,
+        moves: &[Move],
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        prune: bool,
+    ) -> Result<Node, Score> {
+        let Some(first) = moves.first() else {
+            return Err(Score::loss_in(ply as u32));
+        };
+        let capture = first.is_capture();
+        // Reverse futility: far enough above beta in a quiet position that a shallow
+        // search will not bring the score back. Captures pending are never judged so.
+        let mut static_eval = None;
+        if !pv_node && !capture && depth <= self.pruning.rfp_depth && !beta.is_decisive() {
+            let e = self.eval.evaluate(pos);
+            static_eval = Some(e);
+            if e - self.pruning.rfp_margin * depth >= beta.0 {
+                return Err(Score(e));
+            }
+        }
+        // A forced reply (often a single capture) costs the opponent nothing to find:
+        // do not let it use up depth.
+        // Only on the principal variation: forced captures are so common in draughts
+        // that extending them everywhere multiplies the tree several times over.
+        // Not past two thirds of the ply limit, which keeps room for quiescence.
+        let extension = i32::from(pv_node && moves.len() == 1 && ply < 2 * MAX_PLY / 3);
+        let futile = !pv_node
+            && !capture
+            && depth <= self.pruning.futility_depth
+            && !alpha.is_decisive()
+            && static_eval.unwrap_or_else(|| self.eval.evaluate(pos))
+                + self.pruning.futility_margin * depth
+                <= alpha.0;
+        let lmp_limit = if !pv_node && depth <= self.pruning.lmp_depth && !alpha.is_decisive() {
+            (self.pruning.lmp_base + depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+        Ok(Node {
+            pos: *pos,
+            clock,
+            beta,
+            depth,
+            ply,
+            new_depth: depth - 1 + extension,
+            pv_node,
+            prune,
+            capture,
+            futile,
+            lmp_limit,
+        })
+    }
+
+    /// Fills `order` with each move's ordering key (see `ordering_key`): the table's
+    /// move first, then captures of kings, killers, and quiet moves by the sum of the
+    /// plain and the follow-up histories.
+    /// Returns the index of the first move to search, found while the keys are made:
+    /// most nodes cut off on it, and so need no selection step at all.
+    #[inline(always)]
+    fn order_moves(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        order: &mut Vec<i64>,
+        tt_index: Option<u8>,
+        capture: bool,
+        ply: usize,
+    ) -> usize {
+        order.clear();
+        let killers = self.killers.get(ply);
+        let side = pos.side_to_move();
+        let earlier = self.earlier_moves(ply);
+        let (mut first, mut first_score) = (0, 0);
+        for (i, &mv) in moves.iter().enumerate() {
+            let s = if tt_index == Some(i as u8) {
+                TT_MOVE_SCORE
+            } else if capture {
+                // Taking kings first.
+                (mv.captured().0 & pos.kings(side.opponent()).0).count_ones() as i32
+            } else if killers[0] == Some(mv) {
+                KILLER_SCORES[0]
+            } else if killers[1] == Some(mv) {
+                KILLER_SCORES[1]
+            } else {
+                let king = moves_a_king(pos, mv);
+                let follow_ups = (self.follow_ups.iter().zip(earlier))
+                    .map(|(table, p)| p.map_or(0, |p| table.get(p, king, mv.to_bit())))
+                    .sum::<i32>();
+                self.history.get(side, mv) + follow_ups
+            };
+            if i == 0 || s > first_score {
+                (first, first_score) = (i, s);
+            }
+            order.push(ordering_key(s, i));
+        }
+        self.killers.clear_child(ply);
+        first
+    }
+
+    /// The move loop of `node`: its moves in the order of their keys in `order`
+    /// (`first` the index of the first), each searched by [`Worker::search_move`],
+    /// until one beats beta. Returns the best score and the list index of the move
+    /// that raised alpha last, if any.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        moves: &[Move],
+        order: &mut [i64],
+        first: usize,
+        mut alpha: Score,
+    ) -> (Score, Option<usize>) {
+        let mut best = -Score::INFINITE;
+        let mut best_index: Option<usize> = None;
+        let n = order.len();
+        for i in 0..n {
+            // Young brothers wait: the first move is searched alone, since it often
+            // cuts off; after it, idle threads may share the others.
+            if i > 0
+                && node.depth >= SPLIT_DEPTH
+                && i + 1 < n
+                && self.pool.is_some_and(SplitPool::has_idle)
+            {
+                let outcome = self.split(node, moves, &mut order[i..], i, alpha, best);
+                best = best.max(outcome.best);
+                if let Some(found) = outcome.best_move {
+                    alpha = outcome.alpha;
+                    best_index = Some(found.index);
+                    if node.ply == 0 {
+                        self.root_score = alpha;
+                    }
+                    if alpha >= node.beta && !node.capture && !self.stopped {
+                        let side = node.pos.side_to_move();
+                        let bonus = node.depth * node.depth;
+                        self.killers.add(node.ply, found.mv);
+                        self.history.update(side, found.mv, bonus);
+                        self.reward_follow_up(node, found.mv, bonus);
+                    }
+                }
+                break;
+            }
+            // Selection sort, one step per move (the first step was done above): most
+            // nodes cut off after one or two. Equal scores go in the order the swaps
+            // leave them. The bench signature depends on that order: the generator's
+            // order gave its 12 positions 44% more nodes, but on the 81 two-move
+            // openings it searched 1-8% fewer.
+            let best_j = if i == 0 { first } else { best_from(order, i) };
+            order.swap(i, best_j);
+            let index = key_index(order[i]);
+            let move_score = (order[i] >> 16) as i32;
+            let mv = moves[index];
+            let Some(score) = self.search_move(node, i, mv, move_score, alpha, best, None) else {
+                continue;
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_index = Some(index);
+                    alpha = score;
+                    if node.pv_node {
+                        self.update_pv(node.ply, mv, score);
+                    }
+                    if score >= node.beta {
+                        if !node.capture {
+                            self.reward_cutoff(node, moves, &order[..i], mv);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_index)
+    }
+
+    /// `mv` is the best move at `ply` so far: its PV is `mv` and the child's.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move, score: Score) {
+        let (head, tail) = self.frames.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(mv);
+        pv.extend_from_slice(&tail[0].pv);
+        if ply == 0 {
+            self.root_score = score;
+        }
+    }
+
+    /// The quiet move `mv` cut off at `node`: it becomes a killer and its history
+    /// rises; the quiet moves tried before it (their keys in `tried`) did not cut
+    /// off, and theirs falls.
+    #[inline(always)]
+    fn reward_cutoff(&mut self, node: &Node, moves: &[Move], tried: &[i64], mv: Move) {
+        let side = node.pos.side_to_move();
+        self.killers.add(node.ply, mv);
+        let bonus = node.depth * node.depth;
+        self.history.update(side, mv, bonus);
+        self.reward_follow_up(node, mv, bonus);
+        for &earlier in tried {
+            let other = moves[key_index(earlier)];
+            self.history.update(side, other, -bonus);
+            self.reward_follow_up(node, other, -bonus);
+        }
+    }
+
+    /// Moves the follow-up history of quiet move `mv` at `node` by `bonus`.
+    #[inline(always)]
+    fn reward_follow_up(&mut self, node: &Node, mv: Move, bonus: i32) {
+        let king = moves_a_king(&node.pos, mv);
+        let earlier = self.earlier_moves(node.ply);
+        for (table, p) in self.follow_ups.iter_mut().zip(earlier) {
+            if let Some(p) = p {
+                table.update(p, king, mv.to_bit(), bonus);
+            }
+        }
+    }
+
+    /// The moves [`FOLLOW_UP_PLIES`] up from the node at `ply`, those played in this
+    /// search (the root's are the game's, not known here).
+    #[inline(always)]
+    fn earlier_moves(&self, ply: usize) -> [Option<Played>; FOLLOW_UP_PLIES.len()] {
+        FOLLOW_UP_PLIES.map(|up| ply.checked_sub(up).and_then(|p| self.frames[p].played))
+    }
+
+    /// Searches move number `i` of `node` (`move_score` is its ordering score), with
+    /// late-move reductions and principal variation re-searches. None if the move is
+    /// pruned without a search. `best` is the node's best score so far; `shared` the
+    /// split point the move was taken from, if any.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        node: &Node,
+        i: usize,
+        mv: Move,
+        move_score: i32,
+        alpha: Score,
+        best: Score,
+        shared: Option<&SplitPoint>,
+    ) -> Option<Score> {
+        let child = node.pos.play(mv);
+        // The child probes its table first thing, and stores to it last: start the
+        // load from memory now. Also when the filter will spare the probe, for the
+        // store (two threads ran 9% fewer nodes/s without it there).
+        if node.new_depth > 0 {
+            self.table(node.new_depth).prefetch(child.key());
+        }
+        // A man that crowns changes the game too much to be pruned or reduced as
+        // quiet: a non-capture adds a king only by crowning.
+        let crowns = child.king_bits().count_ones() != node.pos.king_bits().count_ones();
+        let quiet = !node.capture && move_score < KILLER_SCORES[1] && !crowns;
+        let mut threat = None;
+        if i > 0 && quiet && (node.futile || i >= node.lmp_limit) && best > -Score(Score::WIN_BAND)
+        {
+            let t = has_capture(&child);
+            threat = Some(t);
+            if !t {
+                return None;
+            }
+        }
+        let child_clock = node.clock.after(&node.pos, mv, &child);
+        self.count_node();
+        self.keys.push(child.key());
+        self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
+
+        let full_window = |this: &mut Self, alpha: Score, pv_node| {
+            -this.search(
+                &child,
+                child_clock,
+                -node.beta,
+                -alpha,
+                node.new_depth,
+                node.ply + 1,
+                pv_node,
+                node.prune,
+            )
+        };
+        let score = if i == 0 {
+            full_window(self, alpha, node.pv_node)
+        } else {
+            let reduction = if quiet
+                && node.depth >= self.pruning.lmr_depth
+                && i >= self.pruning.lmr_move as usize
+                // A move that offers a capture starts an exchange or a shot: the
+                // tactics of draughts, which a reduced search would miss.
+                && !threat.unwrap_or_else(|| has_capture(&child))
+            {
+                self.reduction(node, i, move_score)
+            } else {
+                0
+            };
+            let mut s = -self.search(
+                &child,
+                child_clock,
+                Score(-alpha.0 - 1),
+                -alpha,
+                node.new_depth - reduction,
+                node.ply + 1,
+                false,
+                node.prune,
+            );
+            // At a split point another thread may have raised alpha meanwhile: the
+            // re-searches use the alpha of now, not the one the move was taken with.
+            let mut alpha = alpha;
+            if s > alpha {
+                if let Some(sp) = shared {
+                    alpha = alpha.max(sp.bounds().0);
+                }
+            }
+            if s > alpha && reduction > 0 {
+                s = -self.search(
+                    &child,
+                    child_clock,
+                    Score(-alpha.0 - 1),
+                    -alpha,
+                    node.new_depth,
+                    node.ply + 1,
+                    false,
+                    node.prune,
+                );
+            }
+            if s > alpha && s < node.beta && node.pv_node {
+                s = full_window(self, alpha, true);
+            }
+            s
+        };
+        self.keys.pop();
+        Some(score)
+    }
+
+    /// The late-move reduction of quiet move number `i` of `node`: by depth and
+    /// move number, a ply less on the principal variation and for a move whose
+    /// history is good, and always leaving the child a ply to search.
+    #[inline(always)]
+    fn reduction(&self, node: &Node, i: usize, move_score: i32) -> i32 {
+        let mut reduction = self.reductions.get(node.depth, i);
+        if node.pv_node {
+            reduction -= 1;
+        }
+        if move_score > GOOD_HISTORY {
+            reduction -= 1;
+        }
+        reduction.clamp(0, node.new_depth - 1)
+    }
+
+    /// Shares the moves left at `node` (their ordering keys in `order`, the first of
+    /// them move number `first_number`) with idle threads, searches them with them,
+    /// and waits until all are done.
+    fn split(
+        &mut self,
+        node: &Node,
+        moves: &[Move],
+        order: &mut [i64],
+        first_number: usize,
+        alpha: Score,
+        best: Score,
+    ) -> Outcome {
+        let pool = self.pool.expect("only workers with a pool split");
+        // The threads take the moves in this order, so it is sorted all at once here
+        // (stable: ties keep their list order, which the serial search's swaps may not).
+        order.sort_by_key(|&k| std::cmp::Reverse(k >> 16));
+        let list = order
+            .iter()
+            .map(|&k| SplitMove {
+                mv: moves[key_index(k)],
+                score: (k >> 16) as i32,
+                index: key_index(k),
+            })
+            .collect();
+        let outcome = Outcome {
+            alpha,
+            best,
+            best_move: None,
+        };
+        let parent = self.splits.last().cloned();
+        let sp = Arc::new(SplitPoint::new(
+            *node,
+            self.keys.clone(),
+            list,
+            first_number,
+            outcome,
+            parent,
+        ));
+        pool.open(&sp);
+        self.work_at(&sp);
+        // Helpers may still search moves here: help them at the split points they
+        // make below this one, or wait.
+        pool.set_idle(true);
+        let mut spins = 0u32;
+        // The helpers' last moves take microseconds to a few milliseconds: spin, but
+        // yield now and then in case there are more threads than cores.
+        while sp.workers() != 0 || !pool.close(&sp) {
+            spins += 1;
+            if spins.is_multiple_of(64) {
+                match pool.join(Some(&sp)) {
+                    Some(below) => self.help_at(&below),
+                    None => std::thread::yield_now(),
+                }
+            }
+            std::hint::spin_loop();
+        }
+        pool.set_idle(false);
+        self.stopped = self.must_stop();
+        let outcome = sp.outcome();
+        if node.pv_node && outcome.best_move.is_some() {
+            self.frames[node.ply].pv = sp.pv();
+        }
+        outcome
+    }
+
+    /// Takes moves from a split point and searches them until none is left, the
+    /// split point is cut off, or the search stops; then leaves it.
+    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
+        let pool = self.pool.expect("only workers with a pool split");
+        self.splits.push(Arc::clone(sp));
+        self.stopped = self.must_stop();
+        while !self.stopped {
+            let Some((i, m)) = sp.take() else {
+                break;
+            };
+            let (alpha, best) = sp.bounds();
+            let Some(score) = self.search_move(&sp.node, i, m.mv, m.score, alpha, best, Some(sp))
+            else {
+                continue;
+            };
+            if self.stopped {
+                break;
+            }
+            pool.report(sp, m, score, &self.frames[sp.node.ply + 1].pv);
+        }
+        self.splits.pop();
+        sp.leave();
+    }
+
+    /// Works at a split point made by another thread (an idle thread, which is busy
+    /// meanwhile).
+    fn help_at(&mut self, sp: &Arc<SplitPoint>) {
+        let pool = self.pool.expect("only workers with a pool help");
+        pool.set_idle(false);
+        let own = std::mem::replace(&mut self.keys, sp.keys.clone());
+        self.work_at(sp);
+        self.keys = own;
+        self.stopped = self.must_stop();
+        pool.set_idle(true);
+    }
+
+    /// A helper's life: work at any split point until the search is over.
+    pub fn help(&mut self) {
+        let pool = self.pool.expect("helpers have a pool");
+        pool.set_idle(true);
+        while !pool.is_finished() {
+            match pool.join(None) {
+                Some(sp) => self.help_at(&sp),
+                None => {
+                    for _ in 0..32 {
+                        std::hint::spin_loop();
+                    }
+                    std::thread::yield_now();
+                }
+            }
+        }
+        pool.set_idle(false);
+        self.flush();
+    }
+
+    /// Plays out the captures pending: a position where the side to move must capture
+    /// is never judged statically. At the horizon itself (`offer_exchanges`) a quiet
+    /// position without kings is not judged statically either when the side to move
+    /// can offer an exchange: see [`Worker::exchanges`].
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        offer_exchanges: bool,
+    ) -> Score {
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let capture = has_capture(pos);
+        if !capture || ply >= MAX_PLY - 1 || self.stopped {
+            self.leaves += 1;
+            self.leaf_plies += ply as u64;
+            if !capture && !men_can_step(pos) {
+                return Score::loss_in(ply as u32);
+            }
+            let stand = Score(self.eval.evaluate(pos));
+            if capture
+                || !offer_exchanges
+                || pos.king_bits() != 0
+                || ply >= MAX_PLY - 3
+                || self.stopped
+            {
+                return stand;
+            }
+            if stand.0 < beta.0 + self.pruning.threat_margin
+                && side_can_capture(pos, pos.side_to_move().opponent())
+            {
+                return self.parry(pos, alpha, beta, ply);
+            }
+            if stand >= beta {
+                return stand;
+            }
+            return self.exchanges(pos, alpha, beta, ply, stand);
+        }
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        moves.clear();
+        generate_captures(pos, &mut moves);
+        let best = self.play_out(pos, &moves, false, alpha, beta, ply, -Score::INFINITE);
+        self.frames[ply].moves = moves;
+        best
+    }
+
+    /// The quiescence search's move loop over `moves` of `pos`, from the score `best`
+    /// already found; with `offers_only`, only the moves after which the opponent
+    /// must capture.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn play_out(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        offers_only: bool,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        mut best: Score,
+    ) -> Score {
+        for &mv in moves {
+            // Nothing below looks positions up: the key would be work for nothing.
+            let child = pos.play_unkeyed(mv);
+            if offers_only && !has_capture(&child) {
+                continue;
+            }
+            self.count_node();
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, false);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// A quiet position at the horizon, without kings, where the opponent threatens
+    /// a capture: the static score would count the piece as safe, so the side to
+    /// move may not stand on it, but must play one of its moves, after which the
+    /// captures still pending are played out.
+    fn parry(&mut self, pos: &Position, alpha: Score, beta: Score, ply: usize) -> Score {
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        // No capture is pending here: the quiet moves are the legal ones.
+        moves.clear();
+        generate_quiet(pos, &mut moves);
+        let best = self.play_out(pos, &moves, false, alpha, beta, ply, -Score::INFINITE);
+        self.frames[ply].moves = moves;
+        best
+    }
+
+    /// A quiet position at the horizon, without kings, whose static score `stand`
+    /// is below `beta`: the side to move may keep it, or play a move that offers the
+    /// opponent a capture, which is then played out. That sees the exchanges and the
+    /// shots that start with a sacrifice one ply sooner; Scan does the same. Against
+    /// the same engine without it, 480 games at 0.1 s a move: 99 wins, 301 draws,
+    /// 80 losses, 52.0% (+14 Elo, [-5, +33]). Only without kings, as in Scan;
+    /// with kings it is untried.
+    fn exchanges(
+        &mut self,
+        pos: &Position,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        stand: Score,
+    ) -> Score {
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        // No capture is pending here: the quiet moves are the legal ones.
+        moves.clear();
+        generate_quiet(pos, &mut moves);
+        let best = self.play_out(pos, &moves, true, alpha.max(stand), beta, ply, stand);
+        self.frames[ply].moves = moves;
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{GoMode, Limit};
+    use kroon_rules::game::Game;
+
+    /// The quiescence score of `pos` with a full window, at the horizon or deeper.
+    fn quiescence_score(pos: &Position, at_horizon: bool) -> i32 {
+        let tt = TranspositionTable::new(1);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40, 0);
+        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
+        worker
+            .quiescence(pos, -Score::INFINITE, Score::INFINITE, 0, at_horizon)
+            .0
+    }
+
+    #[test]
+    fn the_horizon_sees_a_shot_that_starts_with_an_offer() {
+        // White to move, quiet: after 38-32 Black's only move is 26x17, and White takes
+        // three with 32x21. Standing pat misses the two men won.
+        let pos = Position::from_fen("W:W21,25,37,38:B18,24,26,28").unwrap();
+        assert!(!has_capture(&pos));
+        let horizon = quiescence_score(&pos, true);
+        let stand = Evaluator::Hand.evaluate(&pos);
+        assert!(horizon >= stand + 100, "{horizon} against {stand}");
+        // Deeper in the quiescence search, and with kings on the board, no offers.
+        let inner = quiescence_score(&pos, false);
+        assert_eq!(inner, stand);
+        let kings = Position::from_fen("W:W21,25,37,38,K46:B18,24,26,28").unwrap();
+        assert!(!has_capture(&kings));
+        let horizon = quiescence_score(&kings, true);
+        assert_eq!(horizon, Evaluator::Hand.evaluate(&kings));
+    }
+
+    #[test]
+    fn the_horizon_meets_a_threat_it_cannot_parry() {
+        // White to move, quiet: Black threatens 22x33 and 23x32, and no White move
+        // stops both. Standing pat would count the man on 28 as safe.
+        let pos = Position::from_fen("W:W28,46:B17,19,22,23").unwrap();
+        assert!(!has_capture(&pos));
+        let horizon = quiescence_score(&pos, true);
+        let stand = Evaluator::Hand.evaluate(&pos);
+        assert!(horizon <= stand - 80, "{horizon} against {stand}");
+        // A threat that one move parries (37-32 covers the square behind 28) costs
+        // nothing, and deeper in the quiescence search threats are not looked at.
+        let parried = Position::from_fen("W:W28,37:B19,23").unwrap();
+        assert!(!has_capture(&parried));
+        let horizon = quiescence_score(&parried, true);
+        assert!(horizon >= Evaluator::Hand.evaluate(&parried) - 40);
+        let inner = quiescence_score(&pos, false);
+        assert_eq!(inner, stand);
+    }
+
+    #[test]
+    fn a_repetition_in_the_search_is_a_draw() {
+        // Kings and men for both sides, so no ending rule applies; White is well ahead.
+        let mut game = Game::from_fen("W:WK26,33,34,35,39,40:BK5,18").unwrap();
+        for mv in ["26-21", "5-10", "21-26", "10-5"] {
+            game.play_text(mv).unwrap();
+        }
+        // The start position is back; 26-21 now repeats the position after the first move.
+        let pos = *game.position();
+        let mv = kroon_rules::board::notation::parse_move(&pos, "26-21").unwrap();
+        let child = pos.play(mv);
+        let clock = game.draw_clock().after(&pos, mv, &child);
+        let tt = TranspositionTable::new(1);
+        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40, 0);
+        let mut keys = game.keys().to_vec();
+        keys.push(child.key());
+        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, keys, None);
+        let score = worker.search(
+            &child,
+            clock,
+            -Score::INFINITE,
+            Score::INFINITE,
+            4,
+            1,
+            true,
+            true,
+        );
+        assert_eq!(score, Score::DRAW);
+        // Without the history the same position is not a draw.
+        let mut fresh = Worker::new(&tt, &control, &Evaluator::Hand, vec![child.key()], None);
+        let score = fresh.search(
+            &child,
+            DrawClock::start(&child),
+            -Score::INFINITE,
+            Score::INFINITE,
+            4,
+            1,
+            true,
+            true,
+        );
+        assert_ne!(score, Score::DRAW);
+    }
+}

@@ -1,0 +1,273 @@
+//! Move ordering: the transposition-table move first, then killers, then quiet moves
+//! by their history score: the plain history plus the follow-up histories of the
+//! moves one and two plies before (docs/tuning.md has what each won). Captures need
+//! no ordering among themselves beyond the TT move: the majority rule leaves only
+//! captures of the same size, and they are few.
+
+use kroon_rules::board::{Move, Position, Side};
+
+/// The deepest ply the search reaches (extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Moves a history entry towards ±`HISTORY_MAX` by `bonus`, less the closer it
+/// already is, so that entries stay bounded and recent.
+#[inline]
+fn nudge(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let old = i32::from(*entry);
+    *entry = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// Quiet-move history by side, from and to bit: how often the move caused a cutoff,
+/// weighted by depth, decaying towards recent results.
+pub struct History {
+    /// Entries stay within ±`HISTORY_MAX`, so 16 bits hold them: the table is then
+    /// 16 KiB, half a core's first-level cache, where every node reads it.
+    table: Vec<i16>,
+}
+
+impl History {
+    #[must_use]
+    pub fn new() -> History {
+        History {
+            table: vec![0; 2 * 64 * 64],
+        }
+    }
+
+    #[inline]
+    fn index(side: Side, mv: Move) -> usize {
+        side.index() << 12 | (mv.from_bit() as usize) << 6 | mv.to_bit() as usize
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, side: Side, mv: Move) -> i32 {
+        i32::from(self.table[History::index(side, mv)])
+    }
+
+    /// Moves an entry towards ±`HISTORY_MAX` by `bonus` (positive: the move cut off),
+    /// less the closer it already is, so that scores stay bounded and recent.
+    #[inline]
+    pub fn update(&mut self, side: Side, mv: Move, bonus: i32) {
+        nudge(&mut self.table[History::index(side, mv)], bonus);
+    }
+}
+
+impl Default for History {
+    fn default() -> History {
+        History::new()
+    }
+}
+
+/// A move as the one before a node: where it went, and whether a king made it.
+#[derive(Clone, Copy, Debug)]
+pub struct Played {
+    pub to_bit: u32,
+    pub king: bool,
+    pub side: Side,
+}
+
+impl Played {
+    /// `mv`, played in `pos`.
+    #[inline]
+    #[must_use]
+    pub fn new(pos: &Position, mv: Move) -> Played {
+        Played {
+            to_bit: mv.to_bit(),
+            king: moves_a_king(pos, mv),
+            side: pos.side_to_move(),
+        }
+    }
+}
+
+/// Whether `mv` in `pos` is a king's move.
+#[inline]
+#[must_use]
+pub fn moves_a_king(pos: &Position, mv: Move) -> bool {
+    pos.kings(pos.side_to_move()).0 >> mv.from_bit() & 1 != 0
+}
+
+/// Quiet-move history of the reply to the move before: by that move (its side, piece
+/// kind and destination) and the reply's piece kind and destination. Where the plain
+/// history says which moves are good in this search, this says which are good
+/// answers to what was just played (a man that must be met, a square to take back).
+pub struct FollowUps {
+    /// Bounded as the history; 2 x 2 x 64 x 2 x 64 entries, 64 KiB.
+    table: Vec<i16>,
+}
+
+impl FollowUps {
+    #[must_use]
+    pub fn new() -> FollowUps {
+        FollowUps {
+            table: vec![0; 2 * 2 * 64 * 2 * 64],
+        }
+    }
+
+    #[inline]
+    fn index(previous: Played, king: bool, to_bit: u32) -> usize {
+        previous.side.index() << 14
+            | usize::from(previous.king) << 13
+            | (previous.to_bit as usize) << 7
+            | usize::from(king) << 6
+            | to_bit as usize
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, previous: Played, king: bool, to_bit: u32) -> i32 {
+        i32::from(self.table[FollowUps::index(previous, king, to_bit)])
+    }
+
+    /// As [`History::update`].
+    #[inline]
+    pub fn update(&mut self, previous: Played, king: bool, to_bit: u32, bonus: i32) {
+        nudge(
+            &mut self.table[FollowUps::index(previous, king, to_bit)],
+            bonus,
+        );
+    }
+}
+
+impl Default for FollowUps {
+    fn default() -> FollowUps {
+        FollowUps::new()
+    }
+}
+
+/// Two quiet moves per ply that recently caused a cutoff there.
+pub struct Killers {
+    moves: Vec<[Option<Move>; 2]>,
+}
+
+impl Killers {
+    #[must_use]
+    pub fn new() -> Killers {
+        Killers {
+            moves: vec![[None; 2]; MAX_PLY + 2],
+        }
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, ply: usize) -> [Option<Move>; 2] {
+        self.moves[ply]
+    }
+
+    #[inline]
+    pub fn add(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.moves[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+
+    /// Forgets the killers of the ply below, whose siblings differ from this node's.
+    #[inline]
+    pub fn clear_child(&mut self, ply: usize) {
+        self.moves[ply + 1] = [None; 2];
+    }
+}
+
+impl Default for Killers {
+    fn default() -> Killers {
+        Killers::new()
+    }
+}
+
+/// Ordering score of the TT move and the killers; history scores (the sum of the three
+/// histories, within ±3 x 2^14) stay below these.
+pub const TT_MOVE_SCORE: i32 = 1 << 30;
+pub const KILLER_SCORES: [i32; 2] = [1 << 20, (1 << 20) - 1];
+
+/// Late-move reductions by depth and move number (both capped at 63).
+pub struct Reductions {
+    table: Vec<u8>,
+}
+
+impl Reductions {
+    #[must_use]
+    pub fn new(base: i32, div: i32) -> Reductions {
+        let mut table = vec![0u8; 64 * 64];
+        for depth in 1..64 {
+            for n in 1..64 {
+                let r = f64::from(base) / 100.0
+                    + (depth as f64).ln() * (n as f64).ln() / (f64::from(div) / 100.0);
+                table[depth * 64 + n] = r as u8;
+            }
+        }
+        Reductions { table }
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, depth: i32, move_number: usize) -> i32 {
+        i32::from(self.table[(depth.clamp(0, 63) as usize) * 64 + move_number.min(63)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kroon_rules::board::movegen::legal_moves;
+    use kroon_rules::board::Position;
+
+    #[test]
+    fn follow_ups_are_kept_by_the_move_before_and_stay_bounded() {
+        let white_man = Played {
+            to_bit: 30,
+            king: false,
+            side: Side::White,
+        };
+        let white_king = Played {
+            king: true,
+            ..white_man
+        };
+        let mut f = FollowUps::new();
+        for _ in 0..1000 {
+            f.update(white_man, false, 12, 400);
+        }
+        assert!(f.get(white_man, false, 12) > 0);
+        assert!(f.get(white_man, false, 12) <= HISTORY_MAX);
+        assert_eq!(f.get(white_king, false, 12), 0);
+        assert_eq!(f.get(white_man, true, 12), 0);
+        assert_eq!(f.get(white_man, false, 13), 0);
+        let black_man = Played {
+            side: Side::Black,
+            ..white_man
+        };
+        assert_eq!(f.get(black_man, false, 12), 0);
+    }
+
+    #[test]
+    fn history_stays_bounded() {
+        let mv = legal_moves(&Position::initial())[0];
+        let mut h = History::new();
+        for _ in 0..10_000 {
+            h.update(Side::White, mv, 400);
+        }
+        assert!(h.get(Side::White, mv) <= HISTORY_MAX);
+        assert_eq!(h.get(Side::Black, mv), 0);
+    }
+
+    #[test]
+    fn killers_keep_two_distinct() {
+        let moves = legal_moves(&Position::initial());
+        let mut k = Killers::new();
+        k.add(3, moves[0]);
+        k.add(3, moves[0]);
+        k.add(3, moves[1]);
+        assert_eq!(k.get(3), [Some(moves[1]), Some(moves[0])]);
+    }
+
+    #[test]
+    fn reductions_grow() {
+        let p = crate::search::pruning::PRUNING;
+        let r = Reductions::new(p.lmr_base, p.lmr_div);
+        assert!(r.get(2, 2) <= r.get(10, 20));
+        assert_eq!(r.get(1, 1), 0);
+    }
+}
