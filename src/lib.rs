@@ -36,17 +36,16 @@
 
 pub mod bench;
 pub mod cli;
+pub mod client;
 pub mod dxp;
 pub mod gui;
 pub mod hub;
 pub mod matches;
-pub mod openings;
 pub mod play;
 pub mod text;
 pub mod tools;
-pub mod training;
 
 // The layers below, under the names the applications have always used: the rules
 // core (`kroon-rules`) and the engine (`kroon-engine`) are crates of their own.
-pub use kroon_engine::{book, egdb, engine, eval, random, search};
-pub use kroon_rules::{board, game, pdn};
+pub use kroon_engine::{book, checksum, egdb, engine, eval, openings, random, search};
+pub use kroon_rules::{board, game, pdn, wdl};

@@ -1,5 +1,17 @@
 //! The builders: programs that make Kroon's knowledge files by running the engine
-//! (the opening book, ...). They sit above the engine; the engine only reads
-//! what they make.
+//! or the rules, above them both. The engine only reads what they make.
+//!
+//! - [`book_builder`]: the opening book (`kroon book build`);
+//! - [`egdb_builder`]: the endgame tables (`kroon egdb build`);
+//! - [`openings_generator`]: start positions for matches (`kroon openings`);
+//! - [`selfplay`] and [`trainer`]: the learned evaluation's games and its fit, over
+//!   the file format of [`training_data`];
+//! - [`progress`]: what their progress lines share.
 
 pub mod book_builder;
+pub mod egdb_builder;
+pub mod openings_generator;
+pub mod progress;
+pub mod selfplay;
+pub mod trainer;
+pub mod training_data;

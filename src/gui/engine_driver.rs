@@ -8,12 +8,12 @@
 //! sent while the engine is thinking and a slow start never blocks the board.
 
 use crate::board::notation::hub_move;
+use crate::client::engine_process::EngineProcess;
+use crate::client::engine_spec::EngineSpec;
+use crate::client::fault::Fault;
 use crate::engine::{Engine, EngineSetup, GoMode, Info};
 use crate::game::Game;
 use crate::hub::command::{level_args, tokenize};
-use crate::matches::engine_process::EngineProcess;
-use crate::matches::engine_spec::EngineSpec;
-use crate::matches::fault::Fault;
 use crate::play::TimeControl;
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;

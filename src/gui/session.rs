@@ -11,9 +11,9 @@
 use super::engine_driver::{EngineDriver, EngineEvent, Purpose, Report};
 use crate::board::notation::{capture_path, hub_move, parse_move, pdn_move};
 use crate::board::{Move, Position, Side};
+use crate::client::engine_spec::EngineSpec;
 use crate::engine::EngineSetup;
 use crate::game::Game;
-use crate::matches::engine_spec::EngineSpec;
 use crate::pdn;
 use crate::play::{Clock, Outcome, Reason, TimeControl};
 use serde_json::{json, Map, Value};

@@ -3,12 +3,12 @@
 //! search per move, the position sent each time) and a DXP engine (the game
 //! proposed once, the opponent's moves relayed), so the two can meet.
 
-use super::dxp_engine::{DxpEngine, Proposal};
-use super::engine_process::EngineProcess;
-use super::engine_spec::EngineSpec;
-use super::fault::Fault;
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::{Move, Side};
+use crate::client::dxp_engine::{DxpEngine, Proposal};
+use crate::client::engine_process::EngineProcess;
+use crate::client::engine_spec::EngineSpec;
+use crate::client::fault::Fault;
 use crate::game::Game;
 use crate::hub::command::level_args;
 use crate::play::{Outcome, TimeControl};

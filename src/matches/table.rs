@@ -4,11 +4,12 @@
 //! an engine that crashes, hangs, overruns its time, plays an illegal move or
 //! breaks its protocol loses the game and is killed, to be restarted for the next.
 
-use super::dxp_engine::Proposal;
-use super::fault::Fault;
 use super::player::{Player, Reply, Turn};
-use super::{GameRecord, Job, MatchConfig};
+use super::schedule::{Job, MatchConfig};
+use super::standings::GameRecord;
 use crate::board::Side;
+use crate::client::dxp_engine::Proposal;
+use crate::client::fault::Fault;
 use crate::dxp::message::EndReason;
 use crate::game::Game;
 use crate::play::{Clock, Outcome, Reason, TimeControl};

@@ -4,7 +4,7 @@
 //! end measures how long a move took, by whatever it trusts (its own `Instant`, or
 //! the arrival of an engine's answer), and charges it.
 
-use super::TimeControl;
+use super::time_control::TimeControl;
 use crate::board::Side;
 use crate::engine::Limit;
 use std::time::Duration;

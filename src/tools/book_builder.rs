@@ -18,6 +18,7 @@
 //! and every leaf's score, so a build that stops resumes from it, and a build with
 //! a larger target extends it. A batch that is interrupted is searched again.
 
+use super::progress::format_duration;
 use crate::board::movegen::legal_moves;
 use crate::board::zobrist::Key;
 use crate::board::Position;
@@ -25,7 +26,6 @@ use crate::book::format::{self, BuildSettings, Entry};
 use crate::engine::{Engine, EngineOptions, Limit, Score};
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::training::selfplay::format_duration;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! Endgame tables: the win/draw/loss value of every position with few pieces, built
-//! by retrograde analysis ([`build`]) and read by the search, `kroon egdb probe` and
+//! by retrograde analysis (`kroon egdb build`, in the tools layer) and read by the search, `kroon egdb probe` and
 //! `kroon match` ([`Tables`]).
 //!
 //! Values follow the FMJD move rules and, like the tables of Scan and Kingsrow,
@@ -10,8 +10,6 @@
 //! move: see [`index`]), one file each ([`file`]), named in the data folder the
 //! engine reports on stderr ([`default_dir`]).
 
-pub mod build;
-pub mod checkpoint;
 pub mod file;
 pub mod index;
 pub mod probe;
@@ -20,50 +18,11 @@ use file::SliceFile;
 use index::Material;
 use kroon_rules::board::movegen::{generate_captures, has_capture};
 use kroon_rules::board::{Position, Side};
+pub use kroon_rules::wdl::Wdl;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-
-/// A game value for the side to move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
-pub enum Wdl {
-    Loss,
-    Draw,
-    Win,
-}
-
-impl Wdl {
-    /// The value for the other side.
-    #[must_use]
-    pub const fn negated(self) -> Wdl {
-        match self {
-            Wdl::Loss => Wdl::Win,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::Win => Wdl::Loss,
-        }
-    }
-
-    /// The winner when this is the value for `to_move`; None for a draw.
-    #[must_use]
-    pub fn winner(self, to_move: Side) -> Option<Side> {
-        match self {
-            Wdl::Win => Some(to_move),
-            Wdl::Draw => None,
-            Wdl::Loss => Some(to_move.opponent()),
-        }
-    }
-}
-
-impl fmt::Display for Wdl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Wdl::Loss => "loss",
-            Wdl::Draw => "draw",
-            Wdl::Win => "win",
-        })
-    }
-}
 
 /// The tables' folder when none is given: `$XDG_DATA_HOME/kroon/egdb`, or
 /// `~/.local/share/kroon/egdb` (None without a home folder).
@@ -201,7 +160,7 @@ impl Tables {
     }
 
     /// [`Tables::open`], reading slices of up to `read_now` pieces at once.
-    fn open_reading(dir: &Path, max_pieces: u32, read_now: u32) -> Result<Tables, String> {
+    pub fn open_reading(dir: &Path, max_pieces: u32, read_now: u32) -> Result<Tables, String> {
         let mut tables = Tables::empty(dir);
         if !dir.is_dir() {
             return Ok(tables);
@@ -391,14 +350,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_negate_and_print() {
-        assert_eq!(Wdl::Win.negated(), Wdl::Loss);
-        assert_eq!(Wdl::Draw.negated(), Wdl::Draw);
-        assert_eq!(Wdl::Loss.to_string(), "loss");
-        assert!(Wdl::Win > Wdl::Draw && Wdl::Draw > Wdl::Loss);
-    }
-
-    #[test]
     fn without_tables_nothing_is_known_but_the_end() {
         let tables = Tables::empty(Path::new("/nonexistent"));
         let pos = Position::from_fen("W:WK46:BK5").unwrap();
@@ -407,111 +358,5 @@ mod tests {
         let pos = Position::from_fen("W:W28:B23").unwrap();
         assert_eq!(tables.probe(&pos), Some(Wdl::Win));
         assert_eq!(tables.complete_pieces(), 1);
-    }
-
-    /// Tables of up to 3 pieces in a folder of their own.
-    fn built(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kroon-egdb-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        build::build(&build::BuildConfig {
-            dir: dir.clone(),
-            pieces: 3,
-            progress: false,
-            only: None,
-        })
-        .unwrap();
-        dir
-    }
-
-    #[test]
-    fn slices_read_when_first_probed_give_the_values_of_slices_read_at_once() {
-        let dir = built("lazy");
-        let now = Tables::open_reading(&dir, 3, 3).unwrap();
-        let later = Tables::open_reading(&dir, 3, 2).unwrap();
-        assert!(
-            !now.describe().contains("first needed"),
-            "{}",
-            now.describe()
-        );
-        assert!(
-            later.describe().contains("(12 slices,") && later.describe().contains("first needed"),
-            "{}",
-            later.describe()
-        );
-        assert_eq!(later.complete_pieces(), 3);
-        for fen in [
-            "W:WK46,K1:BK5",
-            "B:W28,K50:B5",
-            "W:W6:BK3,K45",
-            "B:WK10:B20,21",
-        ] {
-            let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(later.probe(&pos), now.probe(&pos), "{fen}");
-            assert!(now.probe(&pos).is_some(), "{fen}");
-        }
-        // The slices probed are read now; the others still wait.
-        assert!(
-            later.describe().contains("(8 slices,"),
-            "{}",
-            later.describe()
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_search_never_waits_for_a_slice_read_in_the_background() {
-        let dir = built("background");
-        let now = Tables::open_reading(&dir, 3, 3).unwrap();
-        let mut later = Tables::open_reading(&dir, 3, 2).unwrap();
-        later.read_in_background();
-        let pos = Position::from_fen("W:WK46,K1:BK5").unwrap();
-        // Unknown at first: the file is being read on a thread of its own.
-        assert_eq!(later.probe(&pos), None);
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while later.probe(&pos).is_none() {
-            assert!(std::time::Instant::now() < deadline, "never read");
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        assert_eq!(later.probe(&pos), now.probe(&pos));
-        // 2 pieces were read when opened; one 3-piece slice since.
-        assert!(
-            later.describe().contains("(11 slices,"),
-            "{}",
-            later.describe()
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_slice_damaged_inside_is_refused_at_its_first_probe_and_the_rest_still_answer() {
-        let dir = built("lazy-damaged");
-        let sound = Position::from_fen("W:WK46:BK5,K1").unwrap();
-        let value = Tables::open(&dir, 3).unwrap().probe(&sound);
-        assert!(value.is_some());
-        let victim = dir.join("wdl-0201.egdb");
-        let mut bytes = std::fs::read(&victim).unwrap();
-        let last = bytes.len() - 20;
-        bytes[last] ^= 0x10;
-        std::fs::write(&victim, &bytes).unwrap();
-        // Read at once: refused when opened.
-        let err = Tables::open_reading(&dir, 3, 3).err().unwrap();
-        assert!(
-            err.contains("wdl-0201.egdb") && err.contains("checksum"),
-            "{err}"
-        );
-        // Read when first needed: the header is sound, the checksum fails then;
-        // that slice is unknown and the others still answer.
-        let tables = Tables::open_reading(&dir, 3, 2).unwrap();
-        let damaged = Position::from_fen("W:WK46,K1:BK5").unwrap();
-        assert_eq!(tables.probe(&damaged), None);
-        assert_eq!(tables.probe(&sound), value);
-        // Cut short: the header's block table no longer matches, refused when opened.
-        std::fs::write(&victim, &bytes[..bytes.len() - 3]).unwrap();
-        let err = Tables::open_reading(&dir, 3, 2).err().unwrap();
-        assert!(
-            err.contains("wdl-0201.egdb") && err.contains("not a usable table"),
-            "{err}"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

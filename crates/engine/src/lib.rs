@@ -19,9 +19,11 @@
 #![deny(unsafe_code)]
 
 pub mod book;
+pub mod checksum;
 pub mod egdb;
 pub mod engine;
 pub mod eval;
+pub mod openings;
 pub mod random;
 pub mod search;
 

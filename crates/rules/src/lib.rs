@@ -22,10 +22,11 @@
 //! game.play(moves[0]).unwrap();
 //! assert!(game.play_text("32-28").is_err()); // not Black's piece, not legal
 //! assert_eq!(game.result(), None::<GameResult>);
-//! assert_eq!(perft(&Position::initial(), 3), 729);
+//! assert_eq!(perft(&Position::initial(), 3), 658);
 //! ```
 #![deny(unsafe_code)]
 
 pub mod board;
 pub mod game;
 pub mod pdn;
+pub mod wdl;

@@ -21,7 +21,7 @@
 //! every legal move's successor is in the book too; else the score of the leaf's
 //! own search. Other flag bits are 0.
 
-use crate::eval::weights::fnv1a;
+use crate::checksum::fnv1a;
 use kroon_rules::board::zobrist::Key;
 
 const MAGIC: &[u8; 8] = b"KROONBOK";

@@ -21,7 +21,8 @@
 //! the builder repeats the value before it, which compresses to almost nothing.
 
 use super::index::Material;
-use super::Wdl;
+use crate::checksum::fnv1a;
+use kroon_rules::wdl::Wdl;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -33,21 +34,6 @@ const VERSION: u32 = 1;
 const HEADER: usize = 32;
 /// Positions per block: 4 KiB unpacked, decompressed in a few microseconds.
 pub const BLOCK_POSITIONS: u64 = 16384;
-
-/// The FNV-1a 64-bit hash: simple, and enough to catch a damaged or cut file.
-#[must_use]
-pub fn checksum(bytes: &[u8]) -> u64 {
-    checksum_on(0xcbf2_9ce4_8422_2325, bytes)
-}
-
-/// [`checksum`] continued from `hash`, the checksum of the bytes before: for data
-/// too large to hold at once.
-#[must_use]
-pub fn checksum_on(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
 
 /// A value's two bits.
 #[must_use]
@@ -103,7 +89,7 @@ pub fn write(dir: &Path, material: Material, blocks: &[Vec<u8>]) -> Result<PathB
     for block in blocks {
         bytes.extend_from_slice(block);
     }
-    let sum = checksum(&bytes);
+    let sum = fnv1a(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
     let path = dir.join(material.file_name());
     let temporary = dir.join(format!("{}.part", material.file_name()));
@@ -260,7 +246,7 @@ impl SliceFile {
         if bytes.len() >= HEADER + 16 && &bytes[..8] == MAGIC {
             let body = bytes.len() - 8;
             let stored = u64::from_le_bytes(bytes[body..].try_into().unwrap());
-            if checksum(&bytes[..body]) != stored {
+            if fnv1a(&bytes[..body]) != stored {
                 return Err("checksum mismatch (damaged or cut short)".into());
             }
         }

@@ -25,6 +25,7 @@
 //! lacks at zero, and so plays exactly as it did.
 
 use super::pattern::{DENSE, PATTERNS, WINDOWS};
+use crate::checksum::fnv1a;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"KROONEVL";
@@ -60,12 +61,6 @@ impl std::fmt::Debug for Weights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Weights {{ dense: {:?}, .. }}", self.dense)
     }
-}
-
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

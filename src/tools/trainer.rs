@@ -15,7 +15,7 @@
 //! measure the loss on games the weights never saw. The same seed and data give the
 //! same weights for the same number of threads.
 
-use super::data::{read_file, Block};
+use super::training_data::{read_file, Block};
 use crate::board::Side;
 use crate::eval::hand::king_ending_divisor;
 use crate::eval::pattern::{
@@ -69,7 +69,7 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(record: &super::data::Record) -> Sample {
+    fn new(record: &super::training_data::Record) -> Sample {
         let pos = &record.position;
         let kings = pos.king_bits();
         let d = dense(pos);
@@ -85,7 +85,7 @@ impl Sample {
                 king_ending_divisor(pos, true) as u8,
                 king_ending_divisor(pos, false) as u8,
             ],
-            result: record.outcome.value(),
+            result: record.outcome.points(),
             score: f32::from(record.score),
         }
     }
@@ -459,7 +459,8 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::eval::learned::Learned;
-    use crate::training::data::{Outcome, Record};
+    use crate::tools::training_data::Record;
+    use crate::wdl::Wdl;
 
     #[test]
     fn the_model_is_the_evaluation_in_play() {
@@ -470,7 +471,7 @@ mod tests {
         for p in crate::eval::testing::random_positions(9, 20, 150) {
             let record = Record {
                 position: p,
-                outcome: Outcome::Draw,
+                outcome: Wdl::Draw,
                 ply: 0,
                 score: 0,
                 game: 0,
@@ -498,11 +499,11 @@ mod tests {
         };
         let mut samples = Vec::new();
         for _ in 0..3 {
-            samples.push(Sample::new(&record(100, Outcome::Win)));
-            samples.push(Sample::new(&record(-100, Outcome::Loss)));
+            samples.push(Sample::new(&record(100, Wdl::Win)));
+            samples.push(Sample::new(&record(-100, Wdl::Loss)));
         }
-        samples.push(Sample::new(&record(100, Outcome::Loss)));
-        samples.push(Sample::new(&record(-100, Outcome::Win)));
+        samples.push(Sample::new(&record(100, Wdl::Loss)));
+        samples.push(Sample::new(&record(-100, Wdl::Win)));
         let k = fit_scale(&samples);
         assert!((k - 100.0 / 3f32.ln()).abs() < 1.0, "{k}");
     }

@@ -3,7 +3,7 @@
 //! engine listening or connecting).
 //!
 //! ```
-//! use kroon::matches::engine_spec::{EngineSpec, Listener, Protocol};
+//! use kroon::client::engine_spec::{EngineSpec, Listener, Protocol};
 //!
 //! let spec: EngineSpec = "name=moby proto=dxp cmd='./mobydam -p {port}' dir=/opt/moby"
 //!     .parse()

@@ -8,7 +8,8 @@
 //! wherever it is played: a stopped run resumes by skipping the games the file
 //! already holds, and shards of one seed never overlap.
 
-use super::data::{Outcome, Record, RunHeader, BLOCK, SCORE_LIMIT};
+use super::progress::format_duration;
+use super::training_data::{Record, RunHeader, BLOCK, SCORE_LIMIT};
 use crate::board::movegen::has_capture;
 use crate::board::{Position, Side};
 use crate::egdb::Tables;
@@ -16,6 +17,7 @@ use crate::engine::{Engine, EngineOptions, Limit, Score};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::random::Rng;
+use crate::wdl::Wdl;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -33,6 +35,9 @@ const NODE_JITTER: (f64, f64) = (0.75, 1.25);
 const HASH_MB: usize = 2;
 
 /// What a self-play run is.
+/// `openings/3-move.fen`, built in: the default start positions of self-play.
+pub const THREE_MOVE: &str = include_str!("../../openings/3-move.fen");
+
 #[derive(Clone, Debug)]
 pub struct SelfplayConfig {
     pub out: PathBuf,
@@ -138,11 +143,7 @@ fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<R
     kept.into_iter()
         .map(|(position, score, ply)| Record {
             position,
-            outcome: match winner {
-                None => Outcome::Draw,
-                Some(side) if side == position.side_to_move() => Outcome::Win,
-                Some(_) => Outcome::Loss,
-            },
+            outcome: Wdl::for_side(winner, position.side_to_move()),
             ply: ply.min(255) as u8,
             score,
             game: number as u32,
@@ -161,9 +162,9 @@ fn finished_games(
         return Ok((done, 0));
     }
     let mut ours = false;
-    let summary = super::data::read_file(&config.out, |block| match block {
-        super::data::Block::Header(h) => ours = *h == header,
-        super::data::Block::Record(r) => {
+    let summary = super::training_data::read_file(&config.out, |block| match block {
+        super::training_data::Block::Header(h) => ours = *h == header,
+        super::training_data::Block::Record(r) => {
             if ours {
                 done.insert(r.game);
             }
@@ -209,11 +210,6 @@ fn progress_line(t: &Tally, total: u64, start: Instant) -> String {
         format_duration(start.elapsed()),
         eta
     )
-}
-
-pub(crate) fn format_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// The games of this shard the file still lacks, and the file opened to append them
@@ -298,15 +294,11 @@ impl Tally {
         self.games += 1;
         self.positions += records.len() as u64;
         let Some(r) = records.first() else { return };
-        let white_wins = match (r.outcome, r.position.side_to_move()) {
-            (Outcome::Draw, _) => {
-                self.draws += 1;
-                return;
-            }
-            (Outcome::Win, side) => side == Side::White,
-            (Outcome::Loss, side) => side == Side::Black,
+        let Some(winner) = r.outcome.winner(r.position.side_to_move()) else {
+            self.draws += 1;
+            return;
         };
-        if white_wins {
+        if winner == Side::White {
             self.white_wins += 1;
         } else {
             self.black_wins += 1;
@@ -375,7 +367,7 @@ mod tests {
         let dir =
             std::env::temp_dir().join(format!("kroon-selfplay-tables-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        crate::egdb::build::build(&crate::egdb::build::BuildConfig {
+        crate::tools::egdb_builder::build(&crate::tools::egdb_builder::BuildConfig {
             dir: dir.clone(),
             pieces: 3,
             progress: false,

@@ -27,13 +27,16 @@
 //! a unit is built its work in progress is saved now and then ([`checkpoint`]), so a
 //! stopped build takes it up where it was.
 
-use super::checkpoint::{self, Progress};
-use super::file::{self, SliceFile, BLOCK_POSITIONS};
-use super::index::{Cursor, Material};
-use super::{Tables, Wdl};
-use kroon_rules::board::bitboard::ALL;
-use kroon_rules::board::movegen::{generate, has_capture, look};
-use kroon_rules::board::{Move, Position, Side};
+mod checkpoint;
+
+use super::progress::format_duration;
+use crate::board::bitboard::ALL;
+use crate::board::movegen::{generate, has_capture, look};
+use crate::board::{Move, Position, Side};
+use crate::egdb::file::{self, SliceFile, BLOCK_POSITIONS};
+use crate::egdb::index::{Cursor, Material};
+use crate::egdb::{Tables, Wdl};
+use checkpoint::Progress;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -202,17 +205,6 @@ fn read_finished(dir: &Path, m: Material) -> Option<SliceFile> {
             eprintln!("egdb: {e}; building it again");
             None
         }
-    }
-}
-
-fn format_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s / 60 % 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
     }
 }
 
@@ -624,7 +616,7 @@ fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position)) {
         }
     };
     // A white man steps towards lower numbers: it came from a higher one.
-    for to in kroon_rules::board::bitboard::BitIter(white & !kings) {
+    for to in crate::board::bitboard::BitIter(white & !kings) {
         let at = 1u64 << to;
         for from in [at << 5, at << 6] {
             if from & ALL & empty != 0 {
@@ -632,7 +624,7 @@ fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position)) {
             }
         }
     }
-    for to in kroon_rules::board::bitboard::BitIter(white & kings) {
+    for to in crate::board::bitboard::BitIter(white & kings) {
         let at = 1u64 << to;
         for dir in 0..4 {
             let (mut froms, _) = look(at, dir, empty);
@@ -648,7 +640,7 @@ fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kroon_rules::board::movegen::legal_moves;
+    use crate::board::movegen::legal_moves;
 
     #[test]
     fn predecessors_are_the_positions_whose_moves_lead_here() {
@@ -678,9 +670,9 @@ mod tests {
                     let nk = if k & to != 0 { (k & !to) | from } else { k };
                     let nw = (w & !to) | from;
                     let Ok(before) = Position::new(
-                        kroon_rules::board::Bitboard(nw),
-                        kroon_rules::board::Bitboard(b),
-                        kroon_rules::board::Bitboard(nk),
+                        crate::board::Bitboard(nw),
+                        crate::board::Bitboard(b),
+                        crate::board::Bitboard(nk),
                         Side::White,
                     ) else {
                         continue;
@@ -699,7 +691,7 @@ mod tests {
 
     #[allow(non_snake_case)]
     fn ALL_SQUARES() -> impl Iterator<Item = u64> {
-        kroon_rules::board::bitboard::BitIter(ALL).map(|b| 1u64 << b)
+        crate::board::bitboard::BitIter(ALL).map(|b| 1u64 << b)
     }
 
     #[test]
@@ -797,5 +789,114 @@ mod tests {
             let (a, b) = (pair[0][0], pair[1][0]);
             assert!((a.pieces(), a.men()) <= (b.pieces(), b.men()));
         }
+    }
+
+    // The reader on what the builder wrote: slices read at once and when first
+    // needed give the same values, and damage is found either way.
+
+    /// Tables of up to 3 pieces in a folder of their own.
+    fn built(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kroon-egdb-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        build(&BuildConfig {
+            dir: dir.clone(),
+            pieces: 3,
+            progress: false,
+            only: None,
+        })
+        .unwrap();
+        dir
+    }
+
+    #[test]
+    fn slices_read_when_first_probed_give_the_values_of_slices_read_at_once() {
+        let dir = built("lazy");
+        let now = Tables::open_reading(&dir, 3, 3).unwrap();
+        let later = Tables::open_reading(&dir, 3, 2).unwrap();
+        assert!(
+            !now.describe().contains("first needed"),
+            "{}",
+            now.describe()
+        );
+        assert!(
+            later.describe().contains("(12 slices,") && later.describe().contains("first needed"),
+            "{}",
+            later.describe()
+        );
+        assert_eq!(later.complete_pieces(), 3);
+        for fen in [
+            "W:WK46,K1:BK5",
+            "B:W28,K50:B5",
+            "W:W6:BK3,K45",
+            "B:WK10:B20,21",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(later.probe(&pos), now.probe(&pos), "{fen}");
+            assert!(now.probe(&pos).is_some(), "{fen}");
+        }
+        // The slices probed are read now; the others still wait.
+        assert!(
+            later.describe().contains("(8 slices,"),
+            "{}",
+            later.describe()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_search_never_waits_for_a_slice_read_in_the_background() {
+        let dir = built("background");
+        let now = Tables::open_reading(&dir, 3, 3).unwrap();
+        let mut later = Tables::open_reading(&dir, 3, 2).unwrap();
+        later.read_in_background();
+        let pos = Position::from_fen("W:WK46,K1:BK5").unwrap();
+        // Unknown at first: the file is being read on a thread of its own.
+        assert_eq!(later.probe(&pos), None);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while later.probe(&pos).is_none() {
+            assert!(std::time::Instant::now() < deadline, "never read");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(later.probe(&pos), now.probe(&pos));
+        // 2 pieces were read when opened; one 3-piece slice since.
+        assert!(
+            later.describe().contains("(11 slices,"),
+            "{}",
+            later.describe()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_slice_damaged_inside_is_refused_at_its_first_probe_and_the_rest_still_answer() {
+        let dir = built("lazy-damaged");
+        let sound = Position::from_fen("W:WK46:BK5,K1").unwrap();
+        let value = Tables::open(&dir, 3).unwrap().probe(&sound);
+        assert!(value.is_some());
+        let victim = dir.join("wdl-0201.egdb");
+        let mut bytes = std::fs::read(&victim).unwrap();
+        let last = bytes.len() - 20;
+        bytes[last] ^= 0x10;
+        std::fs::write(&victim, &bytes).unwrap();
+        // Read at once: refused when opened.
+        let err = Tables::open_reading(&dir, 3, 3).err().unwrap();
+        assert!(
+            err.contains("wdl-0201.egdb") && err.contains("checksum"),
+            "{err}"
+        );
+        // Read when first needed: the header is sound, the checksum fails then;
+        // that slice is unknown and the others still answer.
+        let tables = Tables::open_reading(&dir, 3, 2).unwrap();
+        let damaged = Position::from_fen("W:WK46,K1:BK5").unwrap();
+        assert_eq!(tables.probe(&damaged), None);
+        assert_eq!(tables.probe(&sound), value);
+        // Cut short: the header's block table no longer matches, refused when opened.
+        std::fs::write(&victim, &bytes[..bytes.len() - 3]).unwrap();
+        let err = Tables::open_reading(&dir, 3, 2).err().unwrap();
+        assert!(
+            err.contains("wdl-0201.egdb") && err.contains("not a usable table"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

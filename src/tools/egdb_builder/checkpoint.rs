@@ -16,8 +16,8 @@
 //! length (8 bytes); last an FNV-1a 64 checksum of everything before it. Written
 //! to a temporary name and renamed, so a stop while writing leaves the last one.
 
-use super::file::{checksum, checksum_on};
-use super::index::Material;
+use crate::checksum::{fnv1a, fnv1a_on};
+use crate::egdb::index::Material;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ struct Summed<T> {
 
 impl<T> Summed<T> {
     fn add(&mut self, bytes: &[u8]) {
-        self.sum = checksum_on(self.sum, bytes);
+        self.sum = fnv1a_on(self.sum, bytes);
     }
 }
 
@@ -133,7 +133,7 @@ pub fn save(
     let file = File::create(&tmp).map_err(fail)?;
     let mut out = Summed {
         inner: BufWriter::with_capacity(CHUNK, file),
-        sum: checksum(&[]),
+        sum: fnv1a(&[]),
     };
     out.put(&header(unit, progress)).map_err(fail)?;
     for (s, o) in states.iter().zip(outside) {
@@ -180,7 +180,7 @@ fn read(
 ) -> Result<Progress, String> {
     let mut input = Summed {
         inner: BufReader::with_capacity(CHUNK, file),
-        sum: checksum(&[]),
+        sum: fnv1a(&[]),
     };
     let io = |e: std::io::Error| format!("cut short: {e}");
     // The header with the progress left out, which it then reads.

@@ -32,6 +32,7 @@
 //! records hold squares 1-50 only, so the two kinds never mix up.
 
 use crate::board::{Bitboard, Position, Side, Square};
+use crate::wdl::Wdl;
 use std::io::Read;
 use std::path::Path;
 
@@ -54,28 +55,12 @@ pub struct RunHeader {
     pub tables: u8,
 }
 
-/// A game's result for one side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Loss = 0,
-    Draw = 1,
-    Win = 2,
-}
-
-impl Outcome {
-    /// The target of a logistic model: 0, 0.5 or 1.
-    #[must_use]
-    pub fn value(self) -> f32 {
-        f32::from(self as u8) / 2.0
-    }
-}
-
 /// One kept position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
     pub position: Position,
     /// For the side to move.
-    pub outcome: Outcome,
+    pub outcome: Wdl,
     pub ply: u8,
     /// For the side to move, in hundredths of a man.
     pub score: i16,
@@ -132,7 +117,7 @@ impl Record {
         b[8..16].copy_from_slice(&plain_bits(p.pieces(Side::Black)).to_le_bytes());
         let kings = p.kings(Side::White) | p.kings(Side::Black);
         b[16..24].copy_from_slice(&plain_bits(kings).to_le_bytes());
-        b[24] = u8::from(p.side_to_move() == Side::Black) | (self.outcome as u8) << 1;
+        b[24] = u8::from(p.side_to_move() == Side::Black) | wdl_byte(self.outcome) << 1;
         b[25] = self.ply;
         b[26..28].copy_from_slice(&self.score.to_le_bytes());
         b[28..32].copy_from_slice(&self.game.to_le_bytes());
@@ -172,9 +157,9 @@ impl Block {
             Side::Black
         };
         let outcome = match (b[24] >> 1) & 0x7f {
-            0 => Outcome::Loss,
-            1 => Outcome::Draw,
-            2 => Outcome::Win,
+            0 => Wdl::Loss,
+            1 => Wdl::Draw,
+            2 => Wdl::Win,
             other => return Err(format!("result code {other}")),
         };
         let position = Position::new(white, black, kings, side).map_err(|e| e.to_string())?;
@@ -189,6 +174,15 @@ impl Block {
             score,
             game: u32::from_le_bytes(b[28..32].try_into().expect("4 bytes")),
         }))
+    }
+}
+
+/// A result's code in a record: 0 loss, 1 draw, 2 win (for the side to move).
+const fn wdl_byte(outcome: Wdl) -> u8 {
+    match outcome {
+        Wdl::Loss => 0,
+        Wdl::Draw => 1,
+        Wdl::Win => 2,
     }
 }
 
@@ -267,7 +261,7 @@ mod tests {
         let position: Position = "B:WK3,31,40:B1,K45,20".parse().unwrap();
         let record = Record {
             position,
-            outcome: Outcome::Win,
+            outcome: Wdl::Win,
             ply: 77,
             score: -1234,
             game: 99_999,
@@ -289,7 +283,7 @@ mod tests {
         assert!(Block::decode(&b).unwrap_err().contains("version 9"));
         let mut r = Record {
             position: Position::initial(),
-            outcome: Outcome::Draw,
+            outcome: Wdl::Draw,
             ply: 0,
             score: 0,
             game: 0,

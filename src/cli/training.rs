@@ -1,0 +1,182 @@
+//! `kroon selfplay` and `kroon train`: the learned evaluation's data and fit.
+
+/// `kroon train`: see [`crate::tools::trainer`].
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Training files written by `kroon selfplay` (concatenated shards work too).
+    #[arg(long = "data", required = true, num_args = 1..)]
+    pub data: Vec<std::path::PathBuf>,
+    /// The weights file to write (after every epoch).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: u32,
+    /// Weight of the game's result in the target; the rest is the search's score.
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    /// Share of the games held out to measure the loss on.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Hold that share out of the last --data file only (the newest round) and train on
+    /// the earlier files whole: the loss then measures the positions today's engine plays.
+    #[arg(long)]
+    pub validate_newest: bool,
+    /// Seed of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Adam's step size, in hundredths of a man.
+    #[arg(long, default_value_t = 0.5)]
+    pub learning_rate: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// L2 penalty on the pattern weights (on 1.5 M positions even 1e-7 raised the
+    /// validation loss; more data is the better cure for rare patterns).
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f32,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Start from these weights (default: material only).
+    #[arg(long)]
+    pub init: Option<std::path::PathBuf>,
+    /// The logistic scale K in sigmoid(score / K) (default: fitted to the data).
+    #[arg(long)]
+    pub scale: Option<f32>,
+}
+
+pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
+    if args.batch == 0 || !(0.0..=1.0).contains(&args.lambda) {
+        return Err("--batch must be at least 1 and --lambda between 0 and 1".into());
+    }
+    let config = crate::tools::trainer::TrainConfig {
+        data: args.data.clone(),
+        out: args.out.clone(),
+        epochs: args.epochs,
+        lambda: args.lambda,
+        validation: args.validation,
+        validate_newest: args.validate_newest,
+        seed: args.seed,
+        learning_rate: args.learning_rate,
+        batch: args.batch,
+        l2: args.l2,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        init: args
+            .init
+            .as_deref()
+            .map(crate::eval::weights::Weights::load)
+            .transpose()?,
+        scale: args.scale,
+    };
+    crate::tools::trainer::run(&config)
+}
+
+/// `kroon selfplay`: see [`crate::tools::selfplay`].
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// The training file; appended to, and a run of the same seed, shard and nodes
+    /// resumes where it stopped.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Games of this shard.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Nodes per move (each move draws its budget between 0.75x and 1.25x of it).
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub nodes: u32,
+    /// Start positions (`FEN [; moves]` lines); default the three-move openings
+    /// compiled into Kroon (openings/3-move.fen).
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Random moves played after the opening, for variety.
+    #[arg(long, default_value_t = 2)]
+    pub random_plies: u32,
+    /// Seed of the run: games, openings and random moves follow from it.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// This machine's part of the run, `I/N` (games I, I+N, I+2N, ...).
+    #[arg(long, default_value = "0/1")]
+    pub shard: String,
+    /// Games played at once (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The evaluation that plays: `hand`, `learned` (the weights built in), or a
+    /// weights file.
+    #[arg(long, default_value = "learned")]
+    pub eval: String,
+    /// Endgame tables (a folder, as `kroon egdb build` writes it): the players probe
+    /// them, and a game ends as soon as it has no more pieces than they hold
+    /// complete, with their value as its result. The piece count is part of the
+    /// run: the same seed with and without tables are two runs.
+    #[arg(long)]
+    pub tables: Option<std::path::PathBuf>,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `I/N` with I < N.
+fn parse_shard(text: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("bad --shard '{text}': write I/N with 0 <= I < N, e.g. 3/8");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n) = (
+        i.trim().parse::<u16>().map_err(|_| bad())?,
+        n.trim().parse::<u16>().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+pub(super) fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
+    let (shard, shards) = parse_shard(&args.shard)?;
+    let openings = match &args.openings {
+        Some(path) => crate::openings::read_positions(path)?,
+        None => crate::openings::parse_file(crate::tools::selfplay::THREE_MOVE)?
+            .into_iter()
+            .map(|o| o.position)
+            .collect(),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = crate::tools::selfplay::SelfplayConfig {
+        out: args.out.clone(),
+        games: args.games,
+        nodes: args.nodes,
+        openings,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        shard,
+        shards,
+        threads: threads.max(1),
+        evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
+        tables: match &args.tables {
+            Some(dir) => Some(std::sync::Arc::new(selfplay_tables(dir)?)),
+            None => None,
+        },
+        progress: !args.quiet,
+    };
+    crate::tools::selfplay::run(&config)
+}
+
+/// The tables a self-play run ends its games by: complete to some piece count.
+fn selfplay_tables(dir: &std::path::Path) -> Result<crate::egdb::Tables, String> {
+    let tables = crate::egdb::Tables::open(dir, crate::egdb::index::MAX_PIECES)?;
+    if tables.complete_pieces() < 2 {
+        return Err(format!(
+            "--tables {}: no complete piece count of endgame tables there (build them with `kroon egdb build --pieces 4 --dir {}`)",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    eprintln!(
+        "kroon: games end by the tables of up to {} pieces: {}",
+        tables.complete_pieces(),
+        tables.describe()
+    );
+    Ok(tables)
+}

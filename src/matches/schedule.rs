@@ -1,0 +1,128 @@
+//! What a match is: its configuration, checked, and the games it plays in order
+//! (the schedule), each opening twice with colours reversed.
+
+use super::elo::Sprt;
+use crate::board::Position;
+use crate::client::engine_spec::EngineSpec;
+use crate::dxp::message::{gamereq_time, Minutes};
+use crate::play::TimeControl;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A match, checked and ready to run.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub openings: Vec<Position>,
+    pub random_seed: Option<u64>,
+    pub games_per_pair: u32,
+    pub tc: TimeControl,
+    /// What a DXP engine is told in GAMEREQ: minutes and moves (0: the whole game).
+    pub dxp_time: (Minutes, u16),
+    /// What an engine may overrun its clock by, summed over a game.
+    pub time_margin: Duration,
+    pub move_timeout: Duration,
+    /// Hub engines' clocks count this many nodes a second, and each move is charged
+    /// its nodes (`--node-rate`).
+    pub node_rate: Option<u64>,
+    /// Hundredths of a man and moves each.
+    pub adjudicate: Option<(i32, u32)>,
+    pub max_moves: Option<u32>,
+    /// Adjudicate a game by these endgame tables as soon as its position is in them.
+    pub tables: Option<Arc<crate::egdb::Tables>>,
+    pub concurrency: usize,
+    pub event: String,
+    pub sprt: Option<Sprt>,
+}
+
+/// What DXP engines are told in GAMEREQ for `tc` (minutes, and moves per period):
+/// nothing when none of `engines` speaks DXP, an error naming one when `tc` is not
+/// a clock DXP can state.
+pub fn dxp_time(engines: &[EngineSpec], tc: &TimeControl) -> Result<(Minutes, u16), String> {
+    match engines.iter().find(|e| e.is_dxp()) {
+        Some(e) => gamereq_time(tc).map_err(|m| format!("{} speaks DXP: {m}", e.name)),
+        None => Ok((Minutes::ZERO, 0)),
+    }
+}
+
+/// A fixed port (`port=N`) serves one engine process at a time: two engines, or
+/// two games at once, on one port would meet the wrong peer.
+pub fn check_fixed_ports(engines: &[EngineSpec], concurrency: usize) -> Result<(), String> {
+    let mut seen: Vec<(u16, &str)> = Vec::new();
+    for e in engines {
+        let crate::client::engine_spec::Protocol::Dxp {
+            port: Some(port), ..
+        } = e.protocol
+        else {
+            continue;
+        };
+        if let Some((_, other)) = seen.iter().find(|(p, _)| *p == port) {
+            return Err(format!("{other} and {} both want port {port}", e.name));
+        }
+        if concurrency > 1 {
+            return Err(format!(
+                "{} has a fixed port ({port}), so it can play one game at a time: \
+                 --concurrency 1, or put {{port}} in its cmd=",
+                e.name
+            ));
+        }
+        seen.push((port, &e.name));
+    }
+    Ok(())
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// 1-based, in schedule order: the PDN Round tag.
+    pub number: usize,
+    pub white: usize,
+    pub black: usize,
+    pub opening: usize,
+}
+
+/// SplitMix64: enough randomness to shuffle openings, reproducible from a seed.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The games in the order they are played: each pair of engines plays each
+/// opening twice in a row, colours reversed, and the pairs take turns so that a
+/// round robin's standings stay comparable while it runs.
+#[must_use]
+pub fn schedule(config: &MatchConfig) -> Vec<Job> {
+    let mut order: Vec<usize> = (0..config.openings.len()).collect();
+    if let Some(seed) = config.random_seed {
+        let mut state = seed;
+        for i in (1..order.len()).rev() {
+            let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+    }
+    let n = config.engines.len();
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .collect();
+    let mut jobs = Vec::new();
+    for k in 0..config.games_per_pair as usize {
+        // Two games per opening: k and k+1 share it.
+        let opening = order[(k / 2) % order.len()];
+        for &(a, b) in &pairs {
+            let (white, black) = if k % 2 == 0 { (a, b) } else { (b, a) };
+            jobs.push(Job {
+                number: 0,
+                white,
+                black,
+                opening,
+            });
+        }
+    }
+    for (i, job) in jobs.iter_mut().enumerate() {
+        job.number = i + 1;
+    }
+    jobs
+}
