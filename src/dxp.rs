@@ -18,7 +18,7 @@ use crate::engine::{Engine, EngineSetup, GoMode, Limit};
 use crate::game::Game;
 use crate::pdn;
 use crate::play::outcome::UNFINISHED;
-use crate::play::{Clock, Outcome};
+use crate::play::{Clock, Outcome, Tally};
 use message::{AcceptCode, BackCode, DecodeError, EndReason, Message, Minutes};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -148,18 +148,17 @@ fn connect(addr: &str) -> Result<TcpStream, String> {
     }
 }
 
-/// The running score of the series, from Kroon's view.
+/// The running score of the series, from Kroon's view, and the games that ended
+/// without a result.
 #[derive(Default, Debug)]
 struct Score {
-    wins: u32,
-    draws: u32,
-    losses: u32,
+    tally: Tally,
     unfinished: u32,
 }
 
 impl Score {
     fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses + self.unfinished
+        self.tally.games() + self.unfinished
     }
 }
 
@@ -841,10 +840,8 @@ impl<'a> Session<'a> {
             Side::White => (self.config.name.as_str(), play.peer.as_str()),
             Side::Black => (play.peer.as_str(), self.config.name.as_str()),
         };
-        match outcome.as_ref().map(|o| o.points(play.ours)) {
-            Some(2) => self.score.wins += 1,
-            Some(1) => self.score.draws += 1,
-            Some(_) => self.score.losses += 1,
+        match &outcome {
+            Some(o) => self.score.tally.add(o.wdl(play.ours)),
             None => self.score.unfinished += 1,
         }
         // The board's verdict, else why the game stopped, else the peer's word.
@@ -856,12 +853,10 @@ impl<'a> Session<'a> {
         };
         let s = &self.score;
         println!(
-            "game {}: {white} - {black} {result} ({why}); score {} +{} ={} -{}{}",
+            "game {}: {white} - {black} {result} ({why}); score {} {}{}",
             s.games(),
             self.config.name,
-            s.wins,
-            s.draws,
-            s.losses,
+            s.tally,
             if s.unfinished > 0 {
                 format!(" ({} unfinished)", s.unfinished)
             } else {

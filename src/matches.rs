@@ -216,7 +216,7 @@ impl Progress {
         let scores: Vec<String> = self
             .names
             .iter()
-            .zip(&summary.standings.wdl)
+            .zip(&summary.standings.tally)
             .map(|(n, w)| format!("{n} {}", w.points()))
             .collect();
         let line = format!(

@@ -29,8 +29,10 @@
 
 pub mod clock;
 pub mod outcome;
+pub mod tally;
 pub mod time_control;
 
 pub use clock::Clock;
 pub use outcome::{EndReason, Outcome, Reason};
+pub use tally::Tally;
 pub use time_control::TimeControl;

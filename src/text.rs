@@ -5,13 +5,13 @@
 //! as a keyboard (the tests script whole sessions that way).
 
 use crate::board::movegen::legal_moves;
-use crate::board::notation::{hub_move, pdn_move, piece_symbol, squares_text, MoveError};
-use crate::board::{Move, Position, Side, Square};
+use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
+use crate::board::{Move, Position, Side};
 use crate::engine::{Engine, EngineSetup, GoMode, Info, Limit, Score};
 use crate::game::{Game, GameError};
 use crate::pdn;
 use crate::play::outcome::{Reason, UNFINISHED};
-use crate::play::time_control::seconds as duration;
+use crate::play::time_control::parse_seconds;
 use crate::play::{Clock, Outcome, TimeControl};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -19,13 +19,14 @@ use std::time::{Duration, Instant};
 
 /// The largest depth `level depth` accepts: deeper never finishes anyway.
 const MAX_DEPTH: u32 = 64;
-/// Longest time setting accepted, in seconds (a week): a typing slip, not a game.
-const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+/// Longest time setting accepted (a week): a typing slip, not a game.
+const MAX_TIME: Duration = Duration::from_secs(7 * 24 * 3600);
 
-/// Reads the words after `level`: `depth N`, `movetime S` or `time M+I`.
+/// Reads the words after `level`: `depth N`, `movetime S` or `time T+I`, the clock
+/// written as every front end writes it (seconds, or with a unit: `5m+3`).
 pub fn parse_level(words: &[&str]) -> Result<TimeControl, String> {
     const USAGE: &str =
-        "write level depth N, level movetime S (seconds per move) or level time M+I (minutes for the game + seconds per move)";
+        "write level depth N, level movetime S (seconds per move) or level time T+I (seconds for the game + seconds per move, or 5m+3 in minutes)";
     match words {
         ["depth", n] => match n.parse::<u32>() {
             Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(TimeControl::Depth(d)),
@@ -34,58 +35,56 @@ pub fn parse_level(words: &[&str]) -> Result<TimeControl, String> {
             )),
         },
         ["movetime" | "move", s] => {
-            let time = seconds(s).filter(|t| !t.is_zero()).ok_or_else(|| {
-                format!("movetime must be a number of seconds above 0, not '{s}'")
-            })?;
+            let time = parse_seconds(s)
+                .filter(|t| !t.is_zero() && *t <= MAX_TIME)
+                .ok_or_else(|| {
+                    format!("movetime must be a number of seconds above 0, not '{s}'")
+                })?;
             Ok(TimeControl::MoveTime(time))
         }
         ["time", clock] => parse_clock(clock),
-        // `level time 5 3` reads as naturally as `level time 5+3`.
-        ["time", m, i] => parse_clock(&format!("{m}+{i}")),
+        // `level time 300 3` reads as naturally as `level time 300+3`.
+        ["time", t, i] => parse_clock(&format!("{t}+{i}")),
         _ => Err(USAGE.into()),
     }
 }
 
-/// `M+I` (or `M`): minutes for the game and seconds added with each move.
+/// A game clock as `kroon match --tc` reads it, without periods of moves.
 fn parse_clock(text: &str) -> Result<TimeControl, String> {
-    let (m, i) = text.split_once('+').unwrap_or((text, "0"));
-    let time = m
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|&m| m > 0.0 && m * 60.0 <= MAX_SECONDS)
-        .and_then(|m| duration(m * 60.0))
-        .ok_or_else(|| {
-            format!("'{m}' is not a number of minutes above 0 (write time M+I, e.g. time 5+3)")
-        })?;
-    let increment = seconds(i).ok_or_else(|| {
-        format!("'{i}' is not a number of seconds per move (write time M+I, e.g. time 5+3)")
-    })?;
-    Ok(TimeControl::Clock {
-        time,
-        increment,
-        moves: None,
-    })
+    match text.parse::<TimeControl>()? {
+        TimeControl::Clock { time, .. } if time > MAX_TIME => {
+            Err(format!("'{text}' is more than a week for the game"))
+        }
+        TimeControl::Clock { moves: Some(_), .. } => Err(format!(
+            "'{text}': text mode plays the whole game on one clock (write time T+I)"
+        )),
+        clock => Ok(clock),
+    }
 }
 
-/// A non-negative, finite number of seconds of at most [`MAX_SECONDS`].
-fn seconds(text: &str) -> Option<Duration> {
-    let value = text.trim().parse::<f64>().ok()?;
-    duration(value).filter(|_| value <= MAX_SECONDS)
-}
-
-/// The level as text mode writes it.
+/// The level as text mode writes it; a clock in seconds as `level time` reads it,
+/// with minutes beside it for a clock of a minute or more, so a player used to
+/// minutes sees at once how `level time 5+3` was read.
 fn level_text(level: &TimeControl) -> String {
     match level {
         TimeControl::Depth(d) => format!("depth {d}"),
         TimeControl::MoveTime(t) => format!("movetime {} s per move", t.as_secs_f64()),
         TimeControl::Clock {
             time, increment, ..
-        } => format!(
-            "time {}+{} (minutes + seconds per move)",
-            time.as_secs_f64() / 60.0,
-            increment.as_secs_f64()
-        ),
+        } => {
+            let minutes = if time.as_secs() >= 60 {
+                format!(", {} min", time.as_secs_f64() / 60.0)
+            } else {
+                " (write 5m+3 for minutes)".into()
+            };
+            format!(
+                "time {}+{} ({} s for the game{minutes}, +{} s a move)",
+                time.as_secs_f64(),
+                increment.as_secs_f64(),
+                time.as_secs_f64(),
+                increment.as_secs_f64()
+            )
+        }
         // Not a form `level` takes; said as the command line would.
         other => other.to_string(),
     }
@@ -198,7 +197,7 @@ Commands:
   swap            Kroon takes the other side (and moves if it is now its turn)
   level depth N   search N plies per move
   level movetime S    S seconds per move
-  level time M+I  (or: time M+I) a game clock: M minutes each, I seconds added per move
+  level time T+I  (or: time T+I) a game clock: T seconds each (5m for minutes), I added per move
   level           show the level
   fen [FEN]       show the position as FEN, or set it (W:W31-50:B1-20; K before a king)
   moves           list the legal moves
@@ -278,31 +277,6 @@ fn info_line(root: &Position, info: &Info) -> String {
     )
 }
 
-/// The board with its pieces, and beside it the square numbers at the same places.
-/// White plays up from the bottom, as in printed diagrams.
-#[must_use]
-pub fn board_text(pos: &Position) -> String {
-    let border = format!("+{}+", "-".repeat(31));
-    let mut out = format!("   {border}      {border}\n");
-    for row in 0..10u8 {
-        let mut pieces = String::new();
-        let mut numbers = String::new();
-        for col in 0..10u8 {
-            let Some(sq) = Square::at(row, col) else {
-                pieces.push_str("   ");
-                numbers.push_str("   ");
-                continue;
-            };
-            pieces.push_str(&format!("  {}", piece_symbol(pos.piece_at(sq))));
-            numbers.push_str(&format!(" {:>2}", sq.number()));
-        }
-        out.push_str(&format!("   |{pieces} |      |{numbers} |\n"));
-    }
-    out.push_str(&format!("   {border}      {border}\n"));
-    out.push_str("    o x men   O X kings   . empty\n");
-    out
-}
-
 /// `m:ss`, or `s.t` under ten seconds, where the tenths matter.
 fn clock_text(d: Duration) -> String {
     let secs = d.as_secs();
@@ -373,7 +347,7 @@ impl Session {
     }
 
     fn show_board(&self) {
-        let mut text = board_text(self.game.position());
+        let mut text = self.game.position().diagram();
         let side = self.game.side_to_move();
         text.push_str(&format!(
             "Move {}, {side} to move ({}). 25-move rule: {} of 50 plies with only kings moving.\n",
@@ -824,12 +798,16 @@ mod tests {
             Ok(Command::Level(Some(TimeControl::Depth(3))))
         );
         assert_eq!(
-            Command::parse("time 5+3"),
+            Command::parse("time 5m+3"),
             Ok(Command::Level(Some(TimeControl::Clock {
                 time: Duration::from_secs(300),
                 increment: Duration::from_secs(3),
                 moves: None
             })))
+        );
+        assert_eq!(
+            Command::parse("level time 300 3"),
+            Command::parse("time 5m+3")
         );
         assert_eq!(
             Command::parse("level movetime 0.5"),
@@ -855,6 +833,8 @@ mod tests {
             "level depth x",
             "level time -1",
             "level time 5+x",
+            "level time 40/120",
+            "level time 9999999",
             "level movetime nan",
             "level movetime inf",
             "level speed 3",
@@ -865,12 +845,5 @@ mod tests {
             let err = Command::parse(bad).expect_err(bad);
             assert!(!err.is_empty());
         }
-    }
-
-    #[test]
-    fn board_shows_pieces_and_numbers() {
-        let text = board_text(&Position::initial());
-        assert_eq!(text.matches('x').count(), 20 + 1); // and the legend's
-        assert!(text.contains("|     1     2") && text.contains("49    50    |"));
     }
 }

@@ -184,8 +184,14 @@ fn a_game_is_played_to_its_end() {
 
 #[test]
 fn the_clocks_and_the_25_move_counter_are_shown() {
-    let out = session("level time 5+3\nboard\n");
+    let out = session("level time 5m+3\nboard\n");
     assert_has(&out, "Clocks: White 5:00  Black 5:00");
+    // Clocks are written in seconds on every front end; one used to minutes is told.
+    let out = session("level time 5+3\n");
+    assert_has(
+        &out,
+        "time 5+3 (5 s for the game (write 5m+3 for minutes), +3 s a move)",
+    );
     let out = session("level depth 2\nfen W:WK46:BK1\n46-41\n");
     assert_has(&out, "25-move rule: 2 of 50 plies");
 }
@@ -206,7 +212,10 @@ fn bad_input_gets_a_clear_message_and_play_goes_on() {
     assert_eq!(out.matches("Bad FEN: ").count(), 2, "{out}");
     assert_has(&out, "depth must be a whole number from 1 to 64, not '0'");
     assert_has(&out, "write level depth N");
-    assert_has(&out, "'x' is not a number of seconds per move");
+    assert_has(
+        &out,
+        "'5+x' is not a clock: write [moves/]seconds[+increment]",
+    );
     assert_has(&out, "'save' needs a file name");
     assert_has(&out, "Not loaded: cannot read /nonexistent/kroon.pdn");
     assert_has(&out, "There is nothing to choose with 5");

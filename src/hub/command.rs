@@ -120,7 +120,7 @@ fn number<T: std::str::FromStr>(args: &Args, name: &str) -> Result<Option<T>, St
     }
 }
 
-fn seconds(args: &Args, name: &str) -> Result<Option<std::time::Duration>, String> {
+fn seconds_param(args: &Args, name: &str) -> Result<Option<std::time::Duration>, String> {
     match number::<f64>(args, name)? {
         None => Ok(None),
         Some(s) => duration(s)
@@ -189,14 +189,14 @@ impl Command {
         if let Some(nodes) = number::<u64>(args, "nodes")? {
             return Ok(TimeControl::Nodes(nodes.max(1)));
         }
-        if let Some(t) = seconds(args, "move-time")? {
+        if let Some(t) = seconds_param(args, "move-time")? {
             return Ok(TimeControl::MoveTime(t));
         }
         if args.has("infinite") {
             return Ok(TimeControl::Infinite);
         }
-        if let Some(time) = seconds(args, "time")? {
-            let increment = seconds(args, "inc")?.unwrap_or_default();
+        if let Some(time) = seconds_param(args, "time")? {
+            let increment = seconds_param(args, "inc")?.unwrap_or_default();
             let moves = number::<u32>(args, "moves")?.filter(|&m| m > 0);
             return Ok(TimeControl::Clock {
                 time,

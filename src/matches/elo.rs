@@ -11,36 +11,12 @@
 //! needs more games than it should; where the pair's games agree more than chance
 //! (a strong side wins both), it understates it and the test decides too soon.
 
-/// Wins, draws and losses of one side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-}
+use crate::play::Tally;
 
 /// The normal quantile of 97.5%: a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
-impl Wdl {
-    #[must_use]
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Points with a win 1, a draw ½ (draughts writes them doubled: 2 and 1).
-    #[must_use]
-    pub fn points(&self) -> f64 {
-        f64::from(self.wins) + f64::from(self.draws) / 2.0
-    }
-
-    /// The mean score per game, 0 to 1 (None before the first game).
-    #[must_use]
-    pub fn score(&self) -> Option<f64> {
-        let n = self.games();
-        (n > 0).then(|| self.points() / f64::from(n))
-    }
-
+impl Tally {
     /// The variance of one game's score around the mean.
     fn variance(&self) -> Option<f64> {
         let n = f64::from(self.games());
@@ -79,16 +55,6 @@ impl Wdl {
             0.5 * (1.0
                 + erf((f64::from(self.wins) - f64::from(self.losses)) / (2.0 * decisive).sqrt()))
         })
-    }
-
-    /// The other side's view.
-    #[must_use]
-    pub fn flipped(&self) -> Wdl {
-        Wdl {
-            wins: self.losses,
-            draws: self.draws,
-            losses: self.wins,
-        }
     }
 }
 
@@ -132,7 +98,7 @@ impl Pairs {
 
     /// The 95% interval of the Elo difference with each pair one sample: the
     /// honest one for a match of opening pairs (see the module's comment), where
-    /// [`Wdl::elo_interval`] counts the games as independent.
+    /// [`Tally::elo_interval`] counts the games as independent.
     #[must_use]
     pub fn elo_interval(&self) -> Option<(f64, f64)> {
         Some(interval(
@@ -280,7 +246,7 @@ impl Sprt {
     /// score). None before the first game. For games that come in pairs of one
     /// opening, [`Sprt::llr_pairs`] is the right one.
     #[must_use]
-    pub fn llr(&self, wdl: &Wdl) -> Option<f64> {
+    pub fn llr(&self, wdl: &Tally) -> Option<f64> {
         let (s, var) = (wdl.score()?, wdl.variance()?);
         Some(self.gsprt(f64::from(wdl.games()), s, var, &[0.0, 0.5, 1.0]))
     }
@@ -349,7 +315,7 @@ mod tests {
     fn interval_and_los_by_hand() {
         // 6 wins, 2 draws, 2 losses: s = 0.7; variance = (6*.09 + 2*.04 + 2*.49)/10
         // = 0.16; stderr = sqrt(0.016) = 0.126491; s ± 1.96*stderr = 0.452081, 0.947919.
-        let wdl = Wdl {
+        let wdl = Tally {
             wins: 6,
             draws: 2,
             losses: 2,
@@ -361,7 +327,7 @@ mod tests {
         assert!(close(hi, -400.0 * (1.0 / 0.947_919 - 1.0f64).log10(), 0.05));
         // LOS = ½(1 + erf(4 / sqrt(16))) = ½(1 + erf(1)) = 0.921350.
         assert!(close(wdl.los().unwrap(), 0.921_350, 1e-6));
-        assert_eq!(Wdl::default().los(), None);
+        assert_eq!(Tally::default().los(), None);
         assert_eq!(wdl.flipped().flipped(), wdl);
     }
 
@@ -375,14 +341,14 @@ mod tests {
         // 60 wins, 20 draws, 20 losses: s = 0.7, variance = (60*.09+20*.04+20*.49)/100
         // = 0.16; s0 = 0.5, s1 = 1/(1+10^(-5/400)) = 0.507195; LLR = 100 * 0.007195 *
         // (1.4 - 1.007195) / 0.32 = 0.88318.
-        let wdl = Wdl {
+        let wdl = Tally {
             wins: 60,
             draws: 20,
             losses: 20,
         };
         assert!(close(sprt.llr(&wdl).unwrap(), 0.8832, 0.001));
         assert_eq!(sprt.verdict(sprt.llr(&wdl)), SprtVerdict::Continue);
-        let many = Wdl {
+        let many = Tally {
             wins: 600,
             draws: 200,
             losses: 200,
@@ -390,7 +356,7 @@ mod tests {
         assert_eq!(sprt.verdict(sprt.llr(&many)), SprtVerdict::H1);
         assert_eq!(sprt.verdict(sprt.llr(&many.flipped())), SprtVerdict::H0);
         // All wins: variance borrowed from one win, draw and loss, (0 + 0.25 + 1) / (n + 3).
-        let one = Wdl {
+        let one = Tally {
             wins: 1,
             draws: 0,
             losses: 0,
@@ -399,19 +365,19 @@ mod tests {
         let expected = (s1 - s0) * (2.0 - s0 - s1) / (2.0 * 1.25 / 4.0);
         assert!(close(sprt.llr(&one).unwrap(), expected, 1e-9));
         assert_eq!(sprt.verdict(sprt.llr(&one)), SprtVerdict::Continue);
-        let wins = Wdl {
+        let wins = Tally {
             wins: 1000,
             draws: 0,
             losses: 0,
         };
         assert_eq!(sprt.verdict(sprt.llr(&wins)), SprtVerdict::H1);
-        let draws = Wdl {
+        let draws = Tally {
             wins: 0,
             draws: 1000,
             losses: 0,
         };
         assert_eq!(sprt.verdict(sprt.llr(&draws)), SprtVerdict::H0);
-        assert_eq!(sprt.llr(&Wdl::default()), None);
+        assert_eq!(sprt.llr(&Tally::default()), None);
         assert!(Sprt::parse("elo0=5 elo1=0").is_err());
         assert!(Sprt::parse("alpha=2").is_err());
         assert!(Sprt::parse("gamma=1").is_err());
@@ -458,7 +424,7 @@ mod tests {
         // the games look noisy (many wins and losses); as pairs they are not, and
         // the test sees the edge.
         let mut alike = Pairs::default();
-        let mut games = Wdl::default();
+        let mut games = Tally::default();
         for i in 0..400 {
             let (a, b) = match i % 10 {
                 0..=3 => (1.0, 0.0),

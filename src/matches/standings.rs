@@ -2,12 +2,13 @@
 //! clock use, the summary and SPRT state, and their text (the PDN of a game, the
 //! progress and final lines).
 
-use super::elo::{Pairs, Sprt, SprtVerdict, Wdl};
+use super::elo::{Pairs, Sprt, SprtVerdict};
 use super::schedule::{Job, MatchConfig};
 use crate::board::Side;
 use crate::game::Game;
 use crate::pdn;
 use crate::play::Outcome;
+use crate::play::Tally;
 use std::time::Duration;
 
 /// A finished game.
@@ -37,7 +38,7 @@ impl GameRecord {
 /// Per-engine results.
 #[derive(Clone, Debug, Default)]
 pub struct Standings {
-    pub wdl: Vec<Wdl>,
+    pub tally: Vec<Tally>,
     /// Per engine: how it used its clock.
     pub time: Vec<TimeUse>,
 }
@@ -90,7 +91,7 @@ impl TimeUse {
 impl Standings {
     pub(super) fn new(engines: usize) -> Standings {
         Standings {
-            wdl: vec![Wdl::default(); engines],
+            tally: vec![Tally::default(); engines],
             time: vec![TimeUse::default(); engines],
         }
     }
@@ -99,12 +100,7 @@ impl Standings {
     pub fn add(&mut self, record: &GameRecord) {
         let job = record.job;
         for (side, engine) in [(Side::White, job.white), (Side::Black, job.black)] {
-            let wdl = &mut self.wdl[engine];
-            match record.outcome.points(side) {
-                2 => wdl.wins += 1,
-                1 => wdl.draws += 1,
-                _ => wdl.losses += 1,
-            }
+            self.tally[engine].add(record.outcome.wdl(side));
             let left = record.clock_left.map(|l| l[side.index()]);
             self.time[engine].add(record.time_used[side.index()], left);
         }
@@ -118,7 +114,7 @@ impl Standings {
             "{:<width$} {:>5} {:>5} {:>5} {:>5} {:>7} {:>8} {:>17} {:>6}\n",
             "engine", "games", "wins", "draws", "losses", "score", "elo", "95% interval", "LOS"
         );
-        for (name, wdl) in names.iter().zip(&self.wdl) {
+        for (name, wdl) in names.iter().zip(&self.tally) {
             let pct = wdl
                 .score()
                 .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
@@ -236,7 +232,7 @@ impl MatchSummary {
     /// first opening's with colours reversed, 3 and 4 the second's, and so on
     /// (see [`schedule`]).
     fn pair(&mut self, record: &GameRecord) {
-        if self.standings.wdl.len() != 2 {
+        if self.standings.tally.len() != 2 {
             return;
         }
         let job = record.job;

@@ -69,6 +69,12 @@ impl Outcome {
         }
     }
 
+    /// The result for `side`.
+    #[must_use]
+    pub fn wdl(&self, side: Side) -> crate::wdl::Wdl {
+        crate::wdl::Wdl::for_side(self.winner, side)
+    }
+
     /// The points `side` scored: 2 for a win, 1 for a draw, as draughts counts them.
     #[must_use]
     pub fn points(&self, side: Side) -> u32 {

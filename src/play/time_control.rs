@@ -78,13 +78,14 @@ impl TimeControl {
 impl FromStr for TimeControl {
     type Err = String;
 
-    /// Reads the command line's clock, `[MOVES/]SECONDS[+INCREMENT]`: `60+0.5`,
-    /// `300`, or `40/120` (40 moves in 120 seconds, then 120 seconds for the next 40,
-    /// as DXP has it).
+    /// Reads a clock as every front end writes it, `[MOVES/]TIME[+INCREMENT]`, in
+    /// seconds: `60+0.5`, `300`, or `40/120` (40 moves in 120 seconds, then 120
+    /// seconds for the next 40, as DXP has it). A time may carry its unit instead,
+    /// `5m+3` or `90s` (`m`/`min` minutes, `s` seconds), for those used to minutes.
     fn from_str(text: &str) -> Result<TimeControl, String> {
         let bad = || {
             format!(
-                "'{text}' is not a clock: write [moves/]seconds[+increment], e.g. 60+0.5 or 40/120"
+                "'{text}' is not a clock: write [moves/]seconds[+increment], e.g. 60+0.5, 5m+3 or 40/120"
             )
         };
         let (moves, rest) = match text.split_once('/') {
@@ -95,13 +96,7 @@ impl FromStr for TimeControl {
             None => (None, text),
         };
         let (time, increment) = rest.split_once('+').unwrap_or((rest, "0"));
-        let secs = |s: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .and_then(seconds)
-                .ok_or_else(bad)
-        };
+        let secs = |s: &str| parse_seconds(s).ok_or_else(bad);
         let (time, increment) = (secs(time)?, secs(increment)?);
         if (time + increment).is_zero() {
             return Err(format!("'{text}' gives no time at all"));
@@ -112,6 +107,24 @@ impl FromStr for TimeControl {
             moves,
         })
     }
+}
+
+/// A time as the clocks are written: a number of seconds, or a number with its
+/// unit (`5m`, `5min`, `90s`). None unless finite and not negative.
+#[must_use]
+pub fn parse_seconds(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    let (number, scale) = if let Some(n) = text.strip_suffix("min") {
+        (n, 60.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (text, 1.0)
+    };
+    let value = number.trim().parse::<f64>().ok()?;
+    seconds(value * scale)
 }
 
 /// The command line's forms: `depth 12`, `5000 nodes`, `0.5 s/move`, `infinite`, and
@@ -159,8 +172,10 @@ mod tests {
         for tc in [clock(60.0, 0.5, None), clock(4.0, 0.0, Some(10))] {
             assert_eq!(tc.to_string().parse(), Ok(tc));
         }
+        assert_eq!("5m+3".parse(), Ok(clock(300.0, 3.0, None)));
+        assert_eq!("40/2min+1s".parse(), Ok(clock(120.0, 1.0, Some(40))));
         for bad in [
-            "0/120", "x/120", "x+1", "-1+1", "0", "", "nan", "inf+1", "1+",
+            "0/120", "x/120", "x+1", "-1+1", "0", "", "nan", "inf+1", "1+", "5h", "m",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }

@@ -182,7 +182,7 @@ fn finished_games(
 
 /// Totals for the progress line and the final report.
 #[derive(Default)]
-struct Tally {
+struct RunTotals {
     games: u64,
     positions: u64,
     white_wins: u64,
@@ -190,7 +190,7 @@ struct Tally {
     black_wins: u64,
 }
 
-fn progress_line(t: &Tally, total: u64, start: Instant) -> String {
+fn progress_line(t: &RunTotals, total: u64, start: Instant) -> String {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let rate = t.games as f64 / secs;
     let eta = if t.games > 0 && total > t.games {
@@ -289,7 +289,7 @@ fn start_players(
     (players, receive)
 }
 
-impl Tally {
+impl RunTotals {
     fn add(&mut self, records: &[Record]) {
         self.games += 1;
         self.positions += records.len() as u64;
@@ -315,7 +315,7 @@ pub fn run(config: &SelfplayConfig) -> Result<(), String> {
     let total = todo.len() as u64;
     let (players, games) = start_players(config, todo);
     let start = Instant::now();
-    let mut tally = Tally::default();
+    let mut tally = RunTotals::default();
     let mut last_report = Instant::now();
     for records in games {
         let blocks: Vec<[u8; BLOCK]> = records.iter().map(Record::encode).collect();

@@ -230,21 +230,32 @@ impl Position {
         out
     }
 
-    /// The board drawn in text, White at the bottom, with the side to move.
+    /// The board drawn in text as printed diagrams have it, White playing up from
+    /// the bottom, the square numbers beside it at the same places, a legend and
+    /// the side to move. Every front end that draws a board in text uses this one.
     #[must_use]
     pub fn diagram(&self) -> String {
-        let mut out = String::new();
+        let border = format!("+{}+", "-".repeat(31));
+        let mut out = format!("   {border}      {border}\n");
         for row in 0..10u8 {
-            out.push_str("  ");
+            let mut pieces = String::new();
+            let mut numbers = String::new();
             for col in 0..10u8 {
-                match Square::at(row, col) {
-                    Some(sq) => out.extend([' ', piece_symbol(self.piece_at(sq))]),
-                    None => out.push_str("  "),
-                }
+                let Some(sq) = Square::at(row, col) else {
+                    pieces.push_str("   ");
+                    numbers.push_str("   ");
+                    continue;
+                };
+                pieces.push_str(&format!("  {}", piece_symbol(self.piece_at(sq))));
+                numbers.push_str(&format!(" {:>2}", sq.number()));
             }
-            out.push_str(&format!("    {:>2}-{:>2}\n", row * 5 + 1, row * 5 + 5));
+            out.push_str(&format!("   |{pieces} |      |{numbers} |\n"));
         }
-        out.push_str(&format!("  {} to move\n", self.side_to_move()));
+        out.push_str(&format!("   {border}      {border}\n"));
+        out.push_str(&format!(
+            "    o x men   O X kings   . empty      {} to move\n",
+            self.side_to_move()
+        ));
         out
     }
 }
@@ -569,4 +580,17 @@ pub fn squares_text(bits: Bitboard) -> String {
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_diagram_shows_pieces_numbers_and_the_side_to_move() {
+        let text = Position::initial().diagram();
+        assert_eq!(text.matches('x').count(), 20 + 1); // and the legend's
+        assert!(text.contains("|     1     2") && text.contains("49    50    |"));
+        assert!(text.ends_with("White to move\n"), "{text}");
+    }
 }
