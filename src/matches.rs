@@ -1,7 +1,7 @@
 //! Engine matches and round robins between Hub and DXP engines (`kroon match`): the
 //! match's configuration (the command line's is mapped to it in `cli`), the
 //! schedule, the workers that play games side by side, the PDN file, the live
-//! progress line and the final table. Each game is played in [`table`], with the
+//! progress line and the final table. Each game is played in `table`, with the
 //! runner as referee and clock keeper (a [`crate::play::Clock`]); it ends with a
 //! [`crate::play::Outcome`].
 //!

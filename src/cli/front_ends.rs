@@ -43,7 +43,7 @@ impl GuiArgs {
 /// `kroon dxp`: play another program over DXP.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DxpArgs {
-    /// Wait for the peer on [ADDR:]PORT (the default, on 127.0.0.1:27531); port 0
+    /// Wait for the peer on `[ADDR:]PORT` (the default, on 127.0.0.1:27531); port 0
     /// takes one the system finds free. The address taken is shown on stderr.
     #[arg(long, value_name = "[ADDR:]PORT", conflicts_with = "connect")]
     pub listen: Option<String>,

@@ -182,7 +182,7 @@ pub struct MatchSummary {
     pub games: usize,
     pub forfeits: Vec<String>,
     /// The sequential test's LLR and verdict, and the games it was taken on: once
-    /// decided, it stays as decided (see [`MatchSummary::test`]).
+    /// decided, it stays as decided (see `MatchSummary::test`).
     pub sprt: Option<SprtState>,
     /// The first engine's finished game pairs (an opening's two games), which the
     /// test is taken on, and the first engine's points in each game whose pair

@@ -24,7 +24,7 @@
 //!
 //! Units are independent once the smaller ones exist, so a build can be spread over
 //! machines (see the README); a unit's files are written whole or not at all. While
-//! a unit is built its work in progress is saved now and then ([`checkpoint`]), so a
+//! a unit is built its work in progress is saved now and then (`checkpoint`), so a
 //! stopped build takes it up where it was.
 
 mod checkpoint;

@@ -1,6 +1,6 @@
 //! `kroon selfplay`: Kroon plays itself and keeps the quiet positions of its games,
 //! each with the game's result and the search's score, as training data
-//! (see [`super::data`] for the file).
+//! (see [`super::training_data`] for the file).
 //!
 //! Games are numbered; game `g` belongs to shard `g % N` of `--shard I/N`, and its
 //! opening, random early moves and node budgets all come from `(seed, g)`. A game

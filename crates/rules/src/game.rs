@@ -12,7 +12,7 @@ use std::fmt;
 pub use crate::board::draw::DrawReason;
 
 /// How the rules end a game. A game can also end off the board (time, resignation,
-/// a forfeit): [`crate::play::Outcome`] says every way, with the PDN result.
+/// a forfeit): the play layer's `Outcome` (in the `kroon` package) says every way, with the PDN result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// The loser had no legal move (no pieces, or all blocked) on its turn.

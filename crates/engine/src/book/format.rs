@@ -30,7 +30,7 @@ const HEADER: usize = 32;
 const ENTRY: usize = 12;
 const EXPANDED: u16 = 1;
 
-/// How a book was built (see [`super::build`]); kept in the file so that an
+/// How a book was built (see `kroon::tools::book_builder`); kept in the file so that an
 /// extension can use the same settings and `kroon book stats` can show them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildSettings {
