@@ -5,7 +5,7 @@
 //! Every term is computed for White in its own orientation and for Black on the
 //! board turned half a turn (in the padded layout that is a bit reversal), so one
 //! function serves both sides and the evaluation is symmetric by construction. All
-//! weights live in [`Weights`] so that a tuner can replace [`WEIGHTS`].
+//! weights live in [`HandTerms`] so that a tuner can replace [`WEIGHTS`].
 
 use kroon_rules::board::bitboard::BitIter;
 use kroon_rules::board::movegen::look;
@@ -14,7 +14,7 @@ use kroon_rules::board::{Position, Side};
 /// Evaluation weights, in hundredths of a man. `_mg` weights apply with all men on
 /// the board and fade out as men leave it; `_eg` weights fade in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
+pub struct HandTerms {
     pub man: i32,
     pub king: i32,
     /// Per row a man has advanced from its back row (0-8), middle game and endgame.
@@ -42,7 +42,7 @@ pub struct Weights {
 }
 
 /// The weights in use.
-pub const WEIGHTS: Weights = Weights {
+pub const WEIGHTS: HandTerms = HandTerms {
     man: 100,
     king: 300,
     advance_mg: [0, 1, 2, 3, 3, 4, 4, 5, 6],
@@ -241,7 +241,7 @@ const fn forward<const BLACK: bool>(bits: u64, shift: u32) -> u64 {
 
 /// Terms for one side: (middle-game part, endgame part, phase-free part).
 #[inline(always)]
-fn side_terms<const BLACK: bool>(v: &View, w: &Weights) -> (i32, i32, i32) {
+fn side_terms<const BLACK: bool>(v: &View, w: &HandTerms) -> (i32, i32, i32) {
     let m = if BLACK { &BLACK_MASKS } else { &WHITE_MASKS };
     let men = v.men;
     let own = v.men | v.kings;
@@ -365,7 +365,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// [`evaluate`] with other weights (for tuning).
 #[must_use]
-pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+pub fn evaluate_with(pos: &Position, w: &HandTerms) -> i32 {
     let white = pos.side_bits(Side::White);
     let black = pos.side_bits(Side::Black);
     let kings = pos.king_bits();
