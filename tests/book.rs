@@ -1,11 +1,13 @@
 //! The opening book through the engine API and the `kroon book` commands.
 
+mod common;
+
+use common::Scratch;
 use kroon::board::notation::hub_move;
 use kroon::book::{Book, BookUse};
 use kroon::engine::{EngineSetup, GoMode, Limit};
 use kroon::game::Game;
 use std::collections::HashSet;
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 /// Plays `plies` plies from the start, both sides engines of `setup` with the book
@@ -69,16 +71,12 @@ fn the_built_in_book_is_big_and_answers_every_first_move() {
 }
 
 fn kroon(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kroon"))
-        .args(args)
-        .output()
-        .expect("run kroon")
+    common::kroon().args(args).output()
 }
 
 #[test]
 fn book_commands_build_extend_show_and_refuse_damage() {
-    let dir = std::env::temp_dir().join(format!("kroon-book-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("book");
     let out = dir.join("small.bin");
     let out_text = out.to_str().unwrap();
     let build = |positions: &str| {
@@ -149,5 +147,4 @@ fn book_commands_build_extend_show_and_refuse_damage() {
         err.contains("small.bin") && err.contains("checksum"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

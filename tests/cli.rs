@@ -1,14 +1,16 @@
 //! `kroon perft`, `kroon bench` and `kroon openings` through the built binary: output format, divide,
 //! position files, and bad input; and the options of the front ends that play.
 
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::Scratch;
+use std::process::{Output, Stdio};
 
 fn kroon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kroon"))
+    common::kroon()
         .args(args)
         .env_remove("RUST_BACKTRACE")
         .output()
-        .expect("run kroon")
 }
 
 fn stdout(out: &Output) -> String {
@@ -156,24 +158,17 @@ fn bad_input_is_refused_with_a_message() {
 #[test]
 fn openings_refuse_an_unwritable_file_before_searching() {
     // At depth 40 the searches would take hours: the refusal must come first.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+    let mut child = common::kroon()
         .args(["openings", "--plies", "3", "--depth", "40"])
         .args(["--out", "/nonexistent-kroon-folder/openings.fen"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > std::time::Duration::from_secs(120) {
-            child.kill().unwrap();
-            panic!("kroon openings searched before checking --out");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+        .spawn();
+    let status = common::wait_until(
+        "the refusal (kroon openings searched before checking --out)",
+        common::PATIENCE,
+        || child.try_wait().unwrap(),
+    );
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(1), "{err}");
@@ -199,8 +194,7 @@ fn bench_takes_a_table_size() {
 
 #[test]
 fn bench_searches_the_positions_of_a_file() {
-    let dir = std::env::temp_dir().join(format!("kroon-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("bench");
     let file = dir.join("positions.fen");
     let a = "W:W27,32,38,43:B8,13,19,24";
     let b = "W:WK46,28,33:BK5,19,24";
@@ -238,7 +232,6 @@ fn bench_searches_the_positions_of_a_file() {
         ],
         &["cannot read"],
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -284,15 +277,14 @@ fn bench_measures_the_threads_speedup() {
 fn a_reader_that_stops_early_ends_the_output_quietly() {
     // As `kroon perft ... | head -1` does: the reading end is closed before the
     // first line is written.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+    let mut child = common::kroon()
         .args(["perft", "--depth", "3"])
         .env_remove("RUST_BACKTRACE")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run kroon");
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
     drop(child.stdout.take());
-    let out = child.wait_with_output().expect("kroon ends");
+    let out = child.wait_with_output();
     let errors = String::from_utf8_lossy(&out.stderr);
     assert!(errors.is_empty(), "stderr: {errors}");
     assert!(out.status.success(), "{out:?}");
@@ -305,12 +297,11 @@ fn the_front_ends_that_play_take_an_evaluation() {
         assert_refused(&[front, "--eval", missing], &["--eval", missing]);
     }
     // Hub shows the evaluation chosen as its `eval` param.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+    let mut child = common::kroon()
         .args(["hub", "--eval", "hand"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("run kroon");
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn();
     use std::io::Write;
     child
         .stdin
@@ -318,7 +309,7 @@ fn the_front_ends_that_play_take_an_evaluation() {
         .unwrap()
         .write_all(b"hub\nquit\n")
         .unwrap();
-    let out = child.wait_with_output().expect("kroon ends");
+    let out = child.wait_with_output();
     assert!(out.status.success());
     assert!(
         stdout(&out).contains("param name=eval value=hand type=string"),

@@ -1,47 +1,28 @@
 //! DXP through the real binary: Kroon against Kroon over loopback, a raw socket
 //! sending bad input, and pydraughts' DXPEngine as a real client.
 
+mod common;
+
+use common::{Launch, Running, Scratch, PATIENCE};
 use kroon::board::{Bitboard, Square};
 use kroon::game::Game;
 use kroon::play::Outcome;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-const KROON: &str = env!("CARGO_BIN_EXE_kroon");
-
-/// A child process killed when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kroon-dxp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Starts `kroon dxp` with its stdout in the file `stdout` and its stderr beside it
 /// (see [`stderr_of`]), where a failing test can show what Kroon said.
 fn kroon(args: &[&str], stdout: &Path) -> Running {
-    Running(
-        Command::new(KROON)
-            .arg("dxp")
-            .args(args)
-            .args(["--hash", "8"])
-            .stdout(std::fs::File::create(stdout).unwrap())
-            .stderr(std::fs::File::create(stderr_of(stdout)).unwrap())
-            .spawn()
-            .expect("kroon starts"),
-    )
+    common::kroon()
+        .arg("dxp")
+        .args(args)
+        .args(["--hash", "8"])
+        .stdout(std::fs::File::create(stdout).unwrap())
+        .stderr(std::fs::File::create(stderr_of(stdout)).unwrap())
+        .spawn()
 }
 
 fn stderr_of(stdout: &Path) -> PathBuf {
@@ -61,7 +42,7 @@ fn listening_port(kroon: &mut Running, stdout: &Path) -> u16 {
     let start = Instant::now();
     loop {
         // Whether Kroon has ended, asked before reading what it wrote, which is then all.
-        let ended = kroon.0.try_wait().unwrap();
+        let ended = kroon.try_wait().unwrap();
         let text = written(&path);
         if let Some(port) = text
             .lines()
@@ -75,22 +56,10 @@ fn listening_port(kroon: &mut Running, stdout: &Path) -> u16 {
             panic!("kroon ended ({status}) before listening; its stderr:\n{text}");
         }
         assert!(
-            start.elapsed() < Duration::from_secs(10),
+            start.elapsed() < PATIENCE,
             "kroon is not listening; its stderr:\n{text}"
         );
         std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Waits for a child to exit, failing the test after `limit`.
-fn wait_exit(child: &mut Running, limit: Duration) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.0.try_wait().unwrap() {
-            return status;
-        }
-        assert!(start.elapsed() < limit, "kroon did not finish in {limit:?}");
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -119,7 +88,7 @@ fn without_dates(pdn: &str) -> String {
 
 #[test]
 fn kroon_against_kroon_plays_a_series_from_two_openings() {
-    let dir = temp_dir("series");
+    let dir = Scratch::new("dxp-series");
     let openings = dir.join("openings.txt");
     std::fs::write(
         &openings,
@@ -157,14 +126,14 @@ fn kroon_against_kroon_plays_a_series_from_two_openings() {
         ],
         &dir.join("initiator.out"),
     );
-    let status = wait_exit(&mut initiator, Duration::from_secs(120));
+    let status = initiator.wait_within(Duration::from_secs(120));
     let out = std::fs::read_to_string(dir.join("initiator.out")).unwrap();
     let err = written(&dir.join("initiator.err"));
     assert!(status.success(), "{out}\n{err}");
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert!(lines[3].contains("score Kroon"), "{out}");
-    wait_lines(&dir.join("follower.out"), 4, Duration::from_secs(10));
+    wait_lines(&dir.join("follower.out"), 4, PATIENCE);
 
     let ours = std::fs::read_to_string(&i_pdn).unwrap();
     let theirs = std::fs::read_to_string(&f_pdn).unwrap();
@@ -198,7 +167,7 @@ impl Peer {
                         kroon_out: kroon_out.to_path_buf(),
                     };
                 }
-                Err(_) if start.elapsed() < Duration::from_secs(10) => {
+                Err(_) if start.elapsed() < PATIENCE => {
                     std::thread::sleep(Duration::from_millis(50));
                 }
                 Err(e) => panic!("cannot connect: {e}"),
@@ -233,14 +202,13 @@ impl Peer {
     }
 
     fn recv(&mut self) -> String {
-        self.recv_within(Duration::from_secs(30))
-            .unwrap_or_else(|| {
-                panic!(
-                    "kroon did not answer; its stdout:\n{}\nits stderr:\n{}",
-                    written(&self.kroon_out),
-                    written(&stderr_of(&self.kroon_out))
-                )
-            })
+        self.recv_within(PATIENCE).unwrap_or_else(|| {
+            panic!(
+                "kroon did not answer; its stdout:\n{}\nits stderr:\n{}",
+                written(&self.kroon_out),
+                written(&stderr_of(&self.kroon_out))
+            )
+        })
     }
 
     /// The next frame that is not a CHAT, with the chats seen on the way.
@@ -289,7 +257,7 @@ fn parse_move(game: &Game, text: &str) -> kroon::board::Move {
 
 #[test]
 fn bad_input_is_refused_and_a_normal_game_follows() {
-    let dir = temp_dir("raw");
+    let dir = Scratch::new("dxp-raw");
     let pdn = dir.join("games.pdn");
     let mut listener = kroon(
         &[
@@ -408,7 +376,7 @@ fn bad_input_is_refused_and_a_normal_game_follows() {
     assert_eq!(&again.recv()[..1], "A");
     drop(again);
 
-    let out = wait_lines(&dir.join("out"), 5, Duration::from_secs(10));
+    let out = wait_lines(&dir.join("out"), 5, PATIENCE);
     let pdn = std::fs::read_to_string(&pdn).unwrap();
     let games: Vec<&str> = pdn.split("[Event ").skip(1).collect();
     assert!(games.len() >= 4, "{pdn}");
@@ -432,7 +400,7 @@ fn pydraughts_dxp_engine_plays_a_game() {
         "{} is missing: run tests/interop/setup first",
         python.display()
     );
-    let dir = temp_dir("pydraughts");
+    let dir = Scratch::new("dxp-pydraughts");
     let pdn = dir.join("games.pdn");
     // A free port, not DXP's 27531: the suite must pass beside a DXP program
     // (Scan, another Kroon) that listens there.
@@ -450,19 +418,15 @@ fn pydraughts_dxp_engine_plays_a_game() {
     // pydraughts connects once, without retrying: wait until Kroon listens.
     let port = listening_port(&mut listener, &dir.join("out")).to_string();
     for (n, (side, seed)) in [("white", "1"), ("black", "2")].into_iter().enumerate() {
-        let mut child = Running(
-            Command::new(&python)
-                .arg(root.join("tests/interop/dxp_pydraughts.py"))
-                .args([side, seed, &port])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
-        let status = wait_exit(&mut child, Duration::from_secs(180));
+        let mut child = Launch::new(&python)
+            .arg(root.join("tests/interop/dxp_pydraughts.py"))
+            .args([side, seed, &port])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn();
+        let status = child.wait_within(Duration::from_secs(180));
         let mut report = String::new();
         child
-            .0
             .stdout
             .take()
             .unwrap()
@@ -480,7 +444,7 @@ fn pydraughts_dxp_engine_plays_a_game() {
         let result = field("RESULT ");
         let plies: usize = field("MOVES ").parse().unwrap();
         // Kroon's own record agrees with pydraughts' board.
-        let out = wait_lines(&dir.join("out"), n + 1, Duration::from_secs(10));
+        let out = wait_lines(&dir.join("out"), n + 1, PATIENCE);
         let line = out.lines().rfind(|l| l.starts_with("game ")).unwrap();
         assert!(line.contains(&format!(" {result} ")), "{line} vs {result}");
         let pdn = std::fs::read_to_string(&pdn).unwrap();

@@ -1,23 +1,22 @@
 //! Endgame tables through the real binary and the library: built small (2-3 pieces)
 //! in a temporary folder, checked against a plain solver written without any of the
-//! builder's machinery, probed, and refused when damaged.
+//! builder's machinery, probed, and refused when damaged; and found in the per-user
+//! data folder when no folder is named.
 
+mod common;
+
+use common::{kroon, Launch, Scratch, KROON};
 use kroon::board::movegen::legal_moves;
 use kroon::board::{Bitboard, Position, Side, Square};
 use kroon::egdb::{Tables, Wdl};
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
-
-fn kroon() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_kroon"))
-}
+use std::path::Path;
+use std::process::Stdio;
 
 /// Runs `command` to its end; it must succeed (its stderr is shown if not).
-fn succeeded(command: &mut Command) -> std::process::Output {
-    let out = command.output().unwrap();
+fn succeeded(command: &mut Launch) -> std::process::Output {
+    let out = command.output();
     assert!(
         out.status.success(),
         "{}",
@@ -26,21 +25,18 @@ fn succeeded(command: &mut Command) -> std::process::Output {
     out
 }
 
-/// Tables of up to 3 pieces, built once for all the tests of this file.
-fn three_pieces() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("kroon-egdb-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let out = succeeded(
-            kroon()
-                .args(["egdb", "build", "--pieces", "3", "--dir"])
-                .arg(&dir),
-        );
-        let progress = String::from_utf8_lossy(&out.stderr);
-        assert!(progress.contains("3 pieces, slice 0102+0201"), "{progress}");
-        dir
-    })
+/// Tables of up to 3 pieces in a folder of their own (a second's build: each test
+/// has its own, which it may damage).
+fn three_pieces() -> Scratch {
+    let dir = Scratch::new("egdb-3");
+    let out = succeeded(
+        kroon()
+            .args(["egdb", "build", "--pieces", "3", "--dir"])
+            .arg(dir.path()),
+    );
+    let progress = String::from_utf8_lossy(&out.stderr);
+    assert!(progress.contains("3 pieces, slice 0102+0201"), "{progress}");
+    dir
 }
 
 fn probe(dir: &Path, lines: &str) -> (String, String) {
@@ -50,11 +46,10 @@ fn probe(dir: &Path, lines: &str) -> (String, String) {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     // A probe that refuses its tables exits before it reads: the pipe may be closed.
     let _ = child.stdin.take().unwrap().write_all(lines.as_bytes());
-    let out = child.wait_with_output().unwrap();
+    let out = child.wait_with_output();
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
@@ -169,7 +164,7 @@ fn plain_values(positions: &[Position]) -> HashMap<Position, Wdl> {
 
 #[test]
 fn tables_agree_with_a_plain_solver_on_every_position_of_up_to_three_pieces() {
-    let tables = Tables::open(three_pieces(), 3).unwrap();
+    let tables = Tables::open(&three_pieces(), 3).unwrap();
     assert_eq!(tables.complete_pieces(), 3);
     let positions = all_positions(3, &[0, 1, 2, 3]);
     let plain = plain_values(&positions);
@@ -204,7 +199,7 @@ fn tables_agree_with_a_plain_solver_on_every_position_of_up_to_four_kings() {
 #[test]
 fn probe_prints_each_line_with_its_value_and_unknown_outside_its_range() {
     let (out, err) = probe(
-        three_pieces(),
+        &three_pieces(),
         "W:WK46:BK5\nW:WK47:BK5\nW:W28:B23\nB:W28:B23\nW:W6:B5\n\nnonsense\n\
          W:WK1,K2,K3:BK50\nW:W31-50:B1-20\nW:W28,31:B22,K3\nW:W33,31:B22,K3\n",
     );
@@ -236,13 +231,7 @@ fn probe_prints_each_line_with_its_value_and_unknown_outside_its_range() {
 
 #[test]
 fn damaged_or_cut_tables_are_refused_with_the_file_named() {
-    let dir = std::env::temp_dir().join(format!("kroon-egdb-damaged-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(three_pieces()).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
+    let dir = three_pieces();
     let victim = dir.join("wdl-0201.egdb");
     let bytes = std::fs::read(&victim).unwrap();
     let mut flipped = bytes.clone();
@@ -260,8 +249,7 @@ fn damaged_or_cut_tables_are_refused_with_the_file_named() {
         let build = kroon()
             .args(["egdb", "build", "--pieces", "3", "--dir"])
             .arg(&dir)
-            .output()
-            .unwrap();
+            .output();
         let log = String::from_utf8_lossy(&build.stderr);
         assert!(build.status.success(), "{log}");
         assert!(
@@ -271,28 +259,24 @@ fn damaged_or_cut_tables_are_refused_with_the_file_named() {
         assert!(log.contains("slice 0101: 2450 positions kept"), "{log}");
         assert_eq!(std::fs::read(&victim).unwrap(), bytes);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A `kroon match` between Kroon with `tables` and Kroon without any, from these
 /// openings (each played with both colours) at a fixed depth; returns the PDN.
 fn match_with_tables(tables: &Path, openings: &str, extra: &[&str]) -> String {
-    let dir = tables.parent().unwrap();
-    let stem = tables.file_name().unwrap().to_string_lossy();
-    let openings_file = dir.join(format!("{stem}-openings.fen"));
-    let pdn = dir.join(format!("{stem}-{}.pdn", extra.len()));
-    let _ = std::fs::remove_file(&pdn);
+    let dir = Scratch::new("egdb-match");
+    let openings_file = dir.join("openings.fen");
+    let pdn = dir.join("games.pdn");
     std::fs::write(&openings_file, openings).unwrap();
-    let exe = env!("CARGO_BIN_EXE_kroon");
     succeeded(
         kroon()
             .args(["match", "--engine"])
             .arg(format!(
-                "name=tables cmd='{exe} hub --bb-path {}'",
+                "name=tables cmd='{KROON} hub --bb-path {}'",
                 tables.display()
             ))
             .arg("--engine")
-            .arg(format!("name=plain cmd='{exe} hub --bb-size 0'"))
+            .arg(format!("name=plain cmd='{KROON} hub --bb-size 0'"))
             .args(["--depth", "8", "--openings"])
             .arg(&openings_file)
             .arg("--pdn")
@@ -328,8 +312,7 @@ fn a_won_four_piece_ending_is_converted_against_kroon_without_tables() {
     // Three kings against one: a win the tables see, that must be taken within the
     // 16-move rule. Searching as deep without tables, Kroon gives a king away in
     // both and is held to a draw by the 5-move rule.
-    let dir = std::env::temp_dir().join(format!("kroon-egdb-convert-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new("egdb-convert");
     succeeded(
         kroon()
             .args([
@@ -342,7 +325,7 @@ fn a_won_four_piece_ending_is_converted_against_kroon_without_tables() {
                 "--quiet",
                 "--dir",
             ])
-            .arg(&dir),
+            .arg(dir.path()),
     );
     let tables = Tables::open(&dir, 4).unwrap();
     let openings = ["W:WK2,K23,K31:BK45", "W:WK2,K20,K39:BK6"];
@@ -378,26 +361,29 @@ fn a_won_four_piece_ending_is_converted_against_kroon_without_tables() {
             "adjudication: the endgame tables: White to move wins"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The Hub session's output for these lines.
+/// The Hub session's output (stdout, stderr) for these lines.
 fn hub(args: &[&str], script: &str) -> (String, String) {
-    let mut child = kroon()
+    hub_of(&mut kroon(), args, script)
+}
+
+/// As [`hub`], started by `launch` (`kroon`, with the home of its choice).
+fn hub_of(launch: &mut Launch, args: &[&str], script: &str) -> (String, String) {
+    let mut child = launch
         .arg("hub")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     child
         .stdin
         .take()
         .unwrap()
         .write_all(script.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = child.wait_with_output();
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
@@ -406,7 +392,8 @@ fn hub(args: &[&str], script: &str) -> (String, String) {
 
 #[test]
 fn hub_takes_the_tables_by_scans_param_names_and_keeps_the_value() {
-    let dir = three_pieces().display().to_string();
+    let tables = three_pieces();
+    let dir = tables.display().to_string();
     // White's king must stay off the long diagonal, where Black's would take it.
     let pos: Position = "W:WK47:BK5".parse().unwrap();
     let script = format!(
@@ -429,15 +416,14 @@ fn hub_takes_the_tables_by_scans_param_names_and_keeps_the_value() {
         .find_map(|l| l.strip_prefix("done move="))
         .map(|m| m.split_whitespace().next().unwrap().to_string())
         .expect("a move");
-    let tables = Tables::open(three_pieces(), 3).unwrap();
+    let tables = Tables::open(&tables, 3).unwrap();
     let played = legal_moves(&pos)
         .into_iter()
         .find(|&m| kroon::board::notation::hub_move(m) == mv)
         .unwrap();
     assert_eq!(tables.probe(&pos.play(played)), Some(Wdl::Draw), "{mv}");
     // A folder with a damaged table: an error, and the session goes on.
-    let damaged = std::env::temp_dir().join(format!("kroon-egdb-hub-{}", std::process::id()));
-    std::fs::create_dir_all(&damaged).unwrap();
+    let damaged = Scratch::new("egdb-damaged");
     std::fs::write(damaged.join("wdl-0101.egdb"), b"KROONWDL and then nothing").unwrap();
     let script = format!(
         "hub\nset-param name=bb-path value={}\nping\nquit\n",
@@ -449,7 +435,6 @@ fn hub_takes_the_tables_by_scans_param_names_and_keeps_the_value() {
         "{out}"
     );
     assert!(out.contains("pong"), "{out}");
-    std::fs::remove_dir_all(&damaged).unwrap();
 }
 
 #[test]
@@ -463,7 +448,7 @@ fn text_mode_and_dxp_take_the_same_table_options() {
         let mut child = kroon()
             .arg(command)
             .args(["--bb-size", "3", "--bb-path"])
-            .arg(dir)
+            .arg(dir.path())
             .args(if command == "dxp" {
                 vec!["--connect", address.as_str()]
             } else {
@@ -472,10 +457,9 @@ fn text_mode_and_dxp_take_the_same_table_options() {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+            .spawn();
         let _ = child.stdin.take().unwrap().write_all(b"quit\n");
-        let out = child.wait_with_output().unwrap();
+        let out = child.wait_with_output();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains("endgame tables: 16 slices, complete to 3 pieces"),
@@ -483,4 +467,29 @@ fn text_mode_and_dxp_take_the_same_table_options() {
         );
     }
     hang_up.join().unwrap();
+}
+
+#[test]
+fn tables_in_the_data_folder_are_used_unnamed_and_a_test_engine_meets_none() {
+    // Built as the README has users do, without --dir: into the per-user data
+    // folder, here the one of the home tests/common gave this Kroon.
+    let mut build = kroon();
+    succeeded(build.args(["egdb", "build", "--pieces", "3", "--quiet"]));
+    let folder = build.data_dir().join("egdb");
+    assert!(
+        folder.join("wdl-0101.egdb").is_file(),
+        "{}",
+        folder.display()
+    );
+    // A Kroon with that home finds them, unnamed, and names the folder.
+    let (_, err) = hub_of(&mut build.same_home(KROON), &[], "hub\nquit\n");
+    assert!(
+        err.contains("endgame tables: 16 slices, complete to 3 pieces")
+            && err.contains(&folder.display().to_string()),
+        "{err}"
+    );
+    // Any other Kroon a test starts has a home of its own, without tables, whatever
+    // the tables of whoever runs the tests.
+    let (_, err) = hub(&[], "hub\nquit\n");
+    assert!(!err.contains("endgame tables"), "{err}");
 }

@@ -4,25 +4,27 @@
 //! chromium is installed, but not in CI. Screenshots of the board are kept under
 //! `target/gui-screenshots/`.
 
+mod common;
 mod gui {
     pub mod http;
     pub mod webdriver;
 }
 
+use common::{Lines, Running, Scratch, KROON, PATIENCE};
 use gui::http::{read_reply, request, request_with};
-use gui::webdriver::{Browser, Viewport, PATIENCE};
+use gui::webdriver::{Browser, Viewport};
 use kroon::board::notation::hub_move;
 use kroon::engine::{Engine, EngineOptions, Limit};
 use kroon::game::Game;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// A running `kroon gui`, ended when dropped.
 struct Gui {
-    child: Child,
+    child: Running,
     addr: SocketAddr,
 }
 
@@ -30,23 +32,19 @@ impl Gui {
     /// Starts `kroon gui` on a free port with `args`, and reads the address it
     /// prints.
     fn start(args: &[&str]) -> Gui {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        let mut child = common::kroon()
             .args(["gui", "--no-browser", "--hash", "16"])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
-            .spawn()
-            .expect("kroon gui starts");
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+            .spawn();
+        // Read to its end, so that the server never blocks on a full pipe, and
+        // shown with a failing test's output.
+        let stderr = Lines::echoed(child.stderr.take().unwrap(), "kroon gui: ");
         // The first line naming an address (the engine may first name its tables).
-        let mut line = String::new();
-        while !line.contains("http://") {
-            line.clear();
-            if stderr.read_line(&mut line).unwrap() == 0 {
-                break;
-            }
-        }
+        let seen = stderr.until(PATIENCE, |line| line.contains("http://"));
+        let line = seen.last().unwrap();
         let url = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
@@ -56,12 +54,6 @@ impl Gui {
             .trim_end_matches('/')
             .parse()
             .unwrap();
-        // Keep reading stderr so the server never blocks on a full pipe.
-        std::thread::spawn(move || {
-            for line in stderr.lines().map_while(Result::ok) {
-                eprintln!("kroon gui: {line}");
-            }
-        });
         Gui { child, addr }
     }
 
@@ -114,13 +106,6 @@ impl Gui {
             }
         }
         children
-    }
-}
-
-impl Drop for Gui {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -271,7 +256,7 @@ fn bad_requests_get_clear_answers_and_the_server_keeps_running() {
 #[test]
 fn a_closed_page_leaves_no_engine_behind() {
     // A Hub engine as a child process: Kroon's own `hub`.
-    let engine = format!("{} hub --hash 16", env!("CARGO_BIN_EXE_kroon"));
+    let engine = format!("{KROON} hub --hash 16");
     let gui = Gui::start(&["--engine", &engine]);
     let session = gui.session();
     let mut stream = Stream::open(&gui, session);
@@ -359,13 +344,12 @@ fn clocks_run_and_a_fallen_flag_ends_the_game() {
 
 #[test]
 fn the_book_moves_and_the_endgame_tables_value_are_shown() {
-    let dir = std::env::temp_dir().join(format!("kroon-gui-egdb-{}", std::process::id()));
-    let built = Command::new(env!("CARGO_BIN_EXE_kroon"))
+    let dir = Scratch::new("gui-egdb");
+    let built = common::kroon()
         .args(["egdb", "build", "--pieces", "3", "--dir"])
         .arg(&dir)
         .stderr(Stdio::null())
-        .status()
-        .expect("kroon egdb build runs");
+        .status();
     assert!(built.success());
     let gui = Gui::start(&["--bb-path", dir.to_str().unwrap()]);
     let session = gui.session();
@@ -381,7 +365,6 @@ fn the_book_moves_and_the_endgame_tables_value_are_shown() {
     assert_eq!(status, 200);
     let state = stream.wait_for("the tables' value", |s| s.get("database").is_some());
     assert_eq!(state["database"], "White to move: win", "{state}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -740,7 +723,7 @@ fn tabs_and_reloads_leave_no_engine_behind() {
     let Some(browser) = Browser::start("tabs_and_reloads", Viewport::Desktop) else {
         return;
     };
-    let engine = format!("{} hub --hash 16", env!("CARGO_BIN_EXE_kroon"));
+    let engine = format!("{KROON} hub --hash 16");
     let gui = Gui::start(&["--engine", &engine]);
     let wait_for_engines = |count: usize| {
         let deadline = Instant::now() + Duration::from_secs(20);

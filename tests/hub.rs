@@ -1,38 +1,31 @@
 //! Hub sessions through the real binary, and the real client libraries driving it.
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
+use common::{Launch, Lines, Running, Scratch, XorShift};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::process::{ChildStdin, Stdio};
 use std::time::{Duration, Instant};
 
 const START: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
 
+/// `kroon hub` (ended when dropped), its stdin and its stdout's lines.
 struct Hub {
-    child: Child,
+    child: Running,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Lines,
 }
 
 impl Hub {
     fn start() -> Hub {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+        let mut child = common::kroon()
             .arg("hub")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .spawn()
-            .expect("kroon starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+            .spawn();
+        let lines = Lines::read(child.stdout.take().expect("piped stdout"));
         let stdin = child.stdin.take();
         Hub {
             child,
@@ -48,24 +41,13 @@ impl Hub {
     }
 
     fn line(&self, within: Duration) -> String {
-        self.lines
-            .recv_timeout(within)
-            .unwrap_or_else(|_| panic!("no line from the engine within {within:?}"))
+        self.lines.line(within)
     }
 
     /// Reads until a line starting with `word`, returning every line read.
     fn until(&self, word: &str, within: Duration) -> Vec<String> {
-        let deadline = Instant::now() + within;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.line(left.max(Duration::from_millis(1)));
-            let done = line.split_whitespace().next() == Some(word);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
+        self.lines
+            .until(within, |line| line.split_whitespace().next() == Some(word))
     }
 
     fn handshake(&mut self) -> Vec<String> {
@@ -83,13 +65,6 @@ impl Hub {
         let mut lines = self.until("done", within);
         let done = lines.pop().expect("done line");
         (lines, done)
-    }
-}
-
-impl Drop for Hub {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -211,7 +186,7 @@ fn ponder_then_ponder_hit_becomes_a_timed_search() {
     hub.send("go ponder");
     std::thread::sleep(Duration::from_millis(700));
     // Pondering has no clock: no done yet.
-    assert!(hub.lines.try_iter().all(|l| !l.starts_with("done")));
+    assert!(hub.lines.waiting().iter().all(|l| !l.starts_with("done")));
     let hit = Instant::now();
     hub.send("ponder-hit");
     let lines = hub.until("done", Duration::from_secs(5));
@@ -308,11 +283,10 @@ fn venv_python(name: &str) -> PathBuf {
 
 fn run_script(venv: &str, script: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(venv_python(venv))
+    let out = Launch::new(venv_python(venv))
         .arg(root.join("tests/interop").join(script))
-        .arg(env!("CARGO_BIN_EXE_kroon"))
-        .output()
-        .expect("python runs");
+        .arg(common::KROON)
+        .output();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -385,26 +359,6 @@ fn go_after_a_refused_pos_answers_no_move() {
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines.iter().all(|l| l.starts_with("error message=")));
     assert_eq!(done, "done move=\"\"");
-}
-
-/// A small fixed-seed generator, so that the random session below is the same every run.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
 }
 
 /// One random line of the kind a broken or hostile client might send.
@@ -603,8 +557,7 @@ fn the_start_position_is_answered_from_the_book_and_the_params_switch_it() {
 
 #[test]
 fn a_corrupt_book_is_named_and_the_engine_plays_on_without_it() {
-    let dir = std::env::temp_dir().join(format!("kroon-hub-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("hub-book");
     let path = dir.join("broken.bin");
     std::fs::write(&path, b"KROONBOK but not a book").unwrap();
     let mut hub = Hub::start();
@@ -620,7 +573,6 @@ fn a_corrupt_book_is_named_and_the_engine_plays_on_without_it() {
     );
     assert_eq!(info_field(&lines, "book"), None, "{lines:?}");
     assert!(legal_start_moves().contains(&done_move(&done)), "{done}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The nodes of the last info line of a search.

@@ -2,8 +2,11 @@
 //! terminal would type them; the checks read what it prints. A low depth keeps the
 //! engine's replies fast.
 
+mod common;
+
+use common::Scratch;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Runs `kroon play` on `script` and returns what it printed and whether it exited 0.
 fn session_bytes(script: &[u8]) -> (String, bool) {
@@ -12,21 +15,20 @@ fn session_bytes(script: &[u8]) -> (String, bool) {
 
 /// The same, with more command-line arguments.
 fn session_bytes_with(args: &[&str], script: &[u8]) -> (String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kroon"))
+    let mut child = common::kroon()
         .args(["play", "--hash", "4"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("kroon starts");
+        .spawn();
     child
         .stdin
         .take()
         .expect("piped stdin")
         .write_all(script)
         .expect("kroon reads its input");
-    let output = child.wait_with_output().expect("kroon ends");
+    let output = child.wait_with_output();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "kroon panicked: {stderr}");
     (
@@ -228,8 +230,7 @@ fn bad_input_gets_a_clear_message_and_play_goes_on() {
 
 #[test]
 fn save_and_load_round_trip_and_load_is_lenient() {
-    let dir = std::env::temp_dir().join(format!("kroon-text-mode-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("text-mode");
     let saved = dir.join("game.pdn");
     let saved = saved.to_str().unwrap();
     let out = session(&format!(
@@ -276,8 +277,6 @@ fn save_and_load_round_trip_and_load_is_lenient() {
     std::fs::write(&bad_fen, "[FEN \"W:W51\"]\n").unwrap();
     let out = session(&format!("load {}\n", bad_fen.to_str().unwrap()));
     assert_has(&out, "bad FEN tag 'W:W51'");
-
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

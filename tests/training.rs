@@ -2,38 +2,31 @@
 //! writes, resumes and shards its data, `kroon train` fits weights to it, and the
 //! engine plays with them; damaged files are refused with a message.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::Scratch;
+use std::path::Path;
+use std::process::{Output, Stdio};
 
 fn kroon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kroon"))
+    common::kroon()
         .args(args)
         .env_remove("RUST_BACKTRACE")
         .output()
-        .expect("run kroon")
 }
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A fresh folder of this test's own.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kroon-training-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("make a scratch folder");
-    dir
-}
-
 /// Kroon's Hub replies to a session that loads `weights` and asks for a move.
 fn hub_with_weights(weights: &Path) -> String {
     use std::io::Write;
-    let mut hub = Command::new(env!("CARGO_BIN_EXE_kroon"))
+    let mut hub = common::kroon()
         .arg("hub")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     let script = format!(
         "hub\ninit\nset-param name=eval value={}\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww\nlevel depth=6\ngo think\nquit\n",
         weights.display()
@@ -43,7 +36,7 @@ fn hub_with_weights(weights: &Path) -> String {
         .unwrap()
         .write_all(script.as_bytes())
         .unwrap();
-    text(&hub.wait_with_output().unwrap().stdout)
+    text(&hub.wait_with_output().stdout)
 }
 
 fn selfplay(out: &Path, extra: &[&str]) -> Output {
@@ -72,7 +65,7 @@ fn train(data: &[&Path], out: &Path, extra: &[&str]) -> Output {
 
 #[test]
 fn selfplay_then_train_then_play() {
-    let dir = scratch("loop");
+    let dir = Scratch::new("training-loop");
     let data = dir.join("data.bin");
     let out = selfplay(&data, &["--games", "6", "--threads", "2"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -115,12 +108,11 @@ fn selfplay_then_train_then_play() {
         replies.lines().any(|l| l.starts_with("done move=")),
         "{replies}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn shards_split_the_games_and_concatenate() {
-    let dir = scratch("shards");
+    let dir = Scratch::new("training-shards");
     let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
     for (path, shard) in [(&a, "0/2"), (&b, "1/2")] {
         let out = selfplay(path, &["--games", "2", "--shard", shard, "--threads", "1"]);
@@ -165,12 +157,11 @@ fn shards_split_the_games_and_concatenate() {
         "{}",
         text(&out.stdout)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn damaged_files_are_refused_with_a_message() {
-    let dir = scratch("damaged");
+    let dir = Scratch::new("training-damaged");
     let junk = dir.join("junk.bin");
     std::fs::write(&junk, [7u8; 64]).unwrap();
     let out = train(&[&junk], Path::new("/dev/null"), &[]);
@@ -211,7 +202,6 @@ fn damaged_files_are_refused_with_a_message() {
     let out = selfplay(&dir.join("y.bin"), &["--shard", "2/2"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("--shard"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// With `--tables`, a game ends as soon as it reaches the tables: no kept position
@@ -219,7 +209,7 @@ fn damaged_files_are_refused_with_a_message() {
 /// folder without tables is refused.
 #[test]
 fn selfplay_ends_games_by_the_tables() {
-    let dir = scratch("tables");
+    let dir = Scratch::new("training-tables");
     let tables = dir.join("egdb");
     let built = kroon(&[
         "egdb",
@@ -276,5 +266,4 @@ fn selfplay_ends_games_by_the_tables() {
         "{}",
         text(&out.stderr)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -60,6 +60,23 @@ impl Launch {
         }
     }
 
+    /// Another program with this one's home and folders: what one leaves in the
+    /// data folder, the other finds.
+    #[must_use]
+    pub fn same_home(&self, program: impl AsRef<OsStr>) -> Launch {
+        let mut command = Command::new(program);
+        for (key, value) in self.command.get_envs() {
+            match value {
+                Some(value) => command.env(key, value),
+                None => command.env_remove(key),
+            };
+        }
+        Launch {
+            command,
+            home: Arc::clone(&self.home),
+        }
+    }
+
     /// Kroon's per-user data folder for this program (`$XDG_DATA_HOME/kroon`):
     /// empty unless the test puts something there (tables in `egdb/`).
     #[must_use]

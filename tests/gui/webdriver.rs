@@ -4,6 +4,7 @@
 //! which would bring an async runtime for a dozen plain requests.
 
 use super::http::{request, try_request};
+use crate::common::PATIENCE;
 use serde_json::{json, Value};
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -12,9 +13,6 @@ use std::time::{Duration, Instant};
 
 /// The key W3C WebDriver names element references by.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
-
-/// How long the tests wait for the page to reach a state.
-pub const PATIENCE: Duration = Duration::from_secs(60);
 
 /// The first of `names` found on PATH.
 fn on_path(names: &[&str]) -> Option<PathBuf> {
