@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Launch, Lines, Running, Scratch, XorShift};
+use common::{Launch, Lines, Running, Scratch, XorShift, PATIENCE, SLACK};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, Stdio};
@@ -52,9 +52,9 @@ impl Hub {
 
     fn handshake(&mut self) -> Vec<String> {
         self.send("hub");
-        let lines = self.until("wait", Duration::from_secs(5));
+        let lines = self.until("wait", PATIENCE);
         self.send("init");
-        self.until("ready", Duration::from_secs(5));
+        self.until("ready", PATIENCE);
         lines
     }
 
@@ -103,7 +103,7 @@ fn handshake_announces_id_params_and_waits() {
         }
     }
     hub.send("ping");
-    assert_eq!(hub.line(Duration::from_secs(5)), "pong");
+    assert_eq!(hub.line(PATIENCE), "pong");
 }
 
 #[test]
@@ -129,8 +129,10 @@ fn searches_at_every_level_form() {
         );
         assert!(!infos.is_empty(), "{level}: no info lines");
         assert!(infos.iter().all(|l| l.starts_with("info ")), "{infos:?}");
+        // The longest level is a share of a few seconds: well under two on any
+        // machine, and SLACK more on a busy one.
         assert!(
-            started.elapsed() < Duration::from_secs(5),
+            started.elapsed() < Duration::from_secs(2) + SLACK,
             "{level} took {:?}",
             started.elapsed()
         );
@@ -161,19 +163,19 @@ fn infinite_search_answers_ping_and_stops_with_one_done() {
     hub.send("go analyze");
     std::thread::sleep(Duration::from_millis(300));
     hub.send("ping");
-    let lines = hub.until("pong", Duration::from_secs(2));
+    let lines = hub.until("pong", PATIENCE);
     assert!(lines.iter().all(|l| !l.starts_with("done")), "{lines:?}");
     hub.send("stop");
-    let lines = hub.until("done", Duration::from_secs(2));
+    let lines = hub.until("done", SLACK);
     assert!(legal_start_moves().contains(&done_move(lines.last().unwrap())));
     // Exactly one done: the next reply is the pong of a new ping.
     hub.send("ping");
-    let after = hub.until("pong", Duration::from_secs(2));
+    let after = hub.until("pong", PATIENCE);
     assert!(after.iter().all(|l| !l.starts_with("done")), "{after:?}");
     // An idle stop is harmless.
     hub.send("stop");
     hub.send("ping");
-    assert_eq!(hub.until("pong", Duration::from_secs(2)).len(), 1);
+    assert_eq!(hub.until("pong", PATIENCE).len(), 1);
 }
 
 #[test]
@@ -189,13 +191,14 @@ fn ponder_then_ponder_hit_becomes_a_timed_search() {
     assert!(hub.lines.waiting().iter().all(|l| !l.starts_with("done")));
     let hit = Instant::now();
     hub.send("ponder-hit");
-    let lines = hub.until("done", Duration::from_secs(5));
+    let lines = hub.until("done", PATIENCE);
     assert_eq!(
         done_move(lines.last().unwrap()),
         "28x19x23",
         "the only legal move"
     );
-    assert!(hit.elapsed() < Duration::from_secs(3));
+    // The only legal move is played at once; a busy machine may add SLACK.
+    assert!(hit.elapsed() < SLACK, "{:?}", hit.elapsed());
 }
 
 #[test]
@@ -216,7 +219,7 @@ fn malformed_lines_get_errors_and_the_engine_stays_ready() {
     ];
     for line in bad {
         hub.send(line);
-        let reply = hub.line(Duration::from_secs(5));
+        let reply = hub.line(PATIENCE);
         assert!(reply.starts_with("error message="), "{line} -> {reply}");
     }
     // Unknown commands and parameters are ignored quietly.
@@ -224,12 +227,12 @@ fn malformed_lines_get_errors_and_the_engine_stays_ready() {
     hub.send("set-param name=initial-time value=60");
     hub.send("set-param name=tt-size value=20");
     hub.send("ping");
-    assert_eq!(hub.line(Duration::from_secs(5)), "pong");
+    assert_eq!(hub.line(PATIENCE), "pong");
     // The position from before the bad lines is still there: a search works.
     let (_, done) = hub.search(
         &format!("pos pos={START} moves=\"32-28 19-23\""),
         "level depth=4",
-        Duration::from_secs(5),
+        PATIENCE,
     );
     assert_eq!(done_move(&done), "28x19x23");
 }
@@ -240,11 +243,7 @@ fn a_finished_position_gets_an_error_and_an_empty_done() {
     hub.handshake();
     // White has no piece left.
     let pos = format!("Wb{}", "e".repeat(49));
-    let (lines, done) = hub.search(
-        &format!("pos pos={pos}"),
-        "level depth=3",
-        Duration::from_secs(5),
-    );
+    let (lines, done) = hub.search(&format!("pos pos={pos}"), "level depth=3", PATIENCE);
     assert!(
         lines.iter().any(|l| l.starts_with("error message=")),
         "{lines:?}"
@@ -261,14 +260,10 @@ fn end_of_input_quits_at_once() {
     hub.send("level infinite");
     hub.send("go think");
     hub.stdin = None;
-    let started = Instant::now();
-    while hub.child.try_wait().expect("wait works").is_none() {
-        assert!(
-            started.elapsed() < Duration::from_secs(3),
-            "kroon still runs after stdin closed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // An infinite search would run for ever: ending within SLACK is at once.
+    common::wait_until("kroon to quit after its stdin closed", SLACK, || {
+        hub.child.try_wait().expect("wait works")
+    });
 }
 
 fn venv_python(name: &str) -> PathBuf {
@@ -320,11 +315,9 @@ fn a_line_that_is_not_utf8_gets_an_error_and_the_session_goes_on() {
         .write_all(b"pos pos=\xff\xfe\xfd\n")
         .expect("engine reads");
     stdin.flush().expect("engine reads");
-    assert!(hub
-        .line(Duration::from_secs(5))
-        .starts_with("error message="));
+    assert!(hub.line(PATIENCE).starts_with("error message="));
     hub.send("ping");
-    assert_eq!(hub.line(Duration::from_secs(5)), "pong");
+    assert_eq!(hub.line(PATIENCE), "pong");
 }
 
 #[test]
@@ -341,7 +334,7 @@ fn moves_past_an_fmjd_draw_are_replayed_and_searched() {
     let (lines, done) = hub.search(
         &format!("pos pos={pos} moves=\"{moves}\""),
         "level depth=5",
-        Duration::from_secs(5),
+        PATIENCE,
     );
     assert!(lines.iter().all(|l| !l.starts_with("error")), "{lines:?}");
     let king_moves = [
@@ -355,7 +348,7 @@ fn moves_past_an_fmjd_draw_are_replayed_and_searched() {
 fn go_after_a_refused_pos_answers_no_move() {
     let mut hub = Hub::start();
     hub.handshake();
-    let (lines, done) = hub.search("pos pos=Wxx", "level depth=3", Duration::from_secs(5));
+    let (lines, done) = hub.search("pos pos=Wxx", "level depth=3", PATIENCE);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines.iter().all(|l| l.starts_with("error message=")));
     assert_eq!(done, "done move=\"\"");
@@ -563,7 +556,7 @@ fn a_corrupt_book_is_named_and_the_engine_plays_on_without_it() {
     let mut hub = Hub::start();
     hub.handshake();
     hub.send(&format!("set-param name=book value={}", path.display()));
-    let error = hub.line(Duration::from_secs(5));
+    let error = hub.line(PATIENCE);
     assert!(error.starts_with("error message="), "{error}");
     assert!(error.contains("broken.bin"), "{error}");
     let (lines, done) = hub.search(
@@ -611,7 +604,7 @@ fn the_pruning_param_sets_the_search_margins_by_name() {
     // A bad setting is refused by name and changes nothing.
     for bad in ["rfp-margn:80", "lmr-div:0", "rfp-margin=80"] {
         hub.send(&format!("set-param name=pruning value={bad}"));
-        let reply = hub.line(Duration::from_secs(5));
+        let reply = hub.line(PATIENCE);
         assert!(reply.starts_with("error message="), "{bad} -> {reply}");
     }
     // Setting a margin to the value the engine announced is no change at all.
@@ -654,7 +647,7 @@ fn the_node_rate_param_makes_the_clock_count_nodes() {
     assert_eq!(last_nodes(&again), last_nodes(&third));
     // A bad rate is refused; 0 puts the real clock back.
     hub.send("set-param name=node-rate value=-5");
-    let reply = hub.line(Duration::from_secs(5));
+    let reply = hub.line(PATIENCE);
     assert!(reply.starts_with("error message="), "{reply}");
     hub.send("set-param name=node-rate value=0");
     let (infos, _) = hub.search(&pos, "level move-time=0.2", Duration::from_secs(60));

@@ -1,6 +1,9 @@
 //! The search through the engine facade: tactics, terminal positions, draws, limits,
 //! stop and ponder, reproducibility.
 
+mod common;
+
+use common::SLACK;
 use kroon::board::movegen::{has_capture, legal_moves};
 use kroon::board::notation::pdn_move;
 use kroon::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
@@ -202,24 +205,24 @@ fn stop_ends_an_infinite_search_promptly() {
     );
     let t = Instant::now();
     engine.stop();
+    // The stop took effect by now; the test's thread may have waited for a core
+    // between `t` and here, while the search reported iterations it completed.
+    let stopped = Instant::now();
     let result = engine.wait();
     // Prompt: the iteration under way is dropped, not finished. No iteration may
     // complete after the stop (the few milliseconds allow for one that completed as
-    // it came). Timing the stop alone would not tell: the suite runs its tests side
-    // by side on as few as two cores, where the scheduler alone can take longer than
-    // the iteration would (a 100 ms bound failed once so).
+    // it came, and was reported just after). Timing the stop alone would not tell:
+    // the suite runs its tests side by side on as few as two cores, where the
+    // scheduler alone can take longer than the iteration would (a 100 ms bound
+    // failed once so): the time bound below only tells a stop from a hang.
     let late = reported
         .lock()
         .unwrap()
         .iter()
-        .filter(|&&at| at > t + Duration::from_millis(5))
+        .filter(|&&at| at > stopped + Duration::from_millis(20))
         .count();
     assert_eq!(late, 0, "an iteration completed after the stop");
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "stopped after {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < SLACK, "stopped after {:?}", t.elapsed());
     assert!(result.best_move.is_some());
     assert!(result.depth >= 6);
     // The end was signalled, once, before `wait` returned.
@@ -256,7 +259,9 @@ fn move_time_is_kept() {
     let t = Instant::now();
     let result = engine.search_blocking(&Game::new(), Limit::MoveTime(Duration::from_millis(250)));
     let took = t.elapsed();
-    assert!(took <= Duration::from_millis(260), "took {took:?}");
+    // It stops at its time, not at a depth: a busy machine may add SLACK (the
+    // search thread waits for a core), but never makes it stop early.
+    assert!(took <= Duration::from_millis(250) + SLACK, "took {took:?}");
     assert!(took >= Duration::from_millis(100), "took {took:?}");
     assert!(result.best_move.is_some());
 }
@@ -287,8 +292,10 @@ fn ponder_runs_without_a_clock_until_ponder_hit() {
     let t = Instant::now();
     engine.ponder_hit();
     let result = engine.wait();
+    // Its clock, which had not run while pondering, ends it: within the 600 ms
+    // left and what a busy machine adds.
     assert!(
-        t.elapsed() < Duration::from_millis(300),
+        t.elapsed() < Duration::from_millis(600) + SLACK,
         "after ponder-hit: {:?}",
         t.elapsed()
     );
