@@ -4,11 +4,11 @@
 //! which would bring an async runtime for a dozen plain requests.
 
 use super::http::{request, try_request};
-use crate::common::PATIENCE;
+use crate::common::{Launch, Lines, Running, PATIENCE};
 use serde_json::{json, Value};
-use std::net::{SocketAddr, TcpListener};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// The key W3C WebDriver names element references by.
@@ -22,57 +22,60 @@ fn on_path(names: &[&str]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Starts chromedriver on a free port and waits until it says it is ready. The port
-/// is found by binding port 0 and letting it go, so another test's server may take
-/// it before chromedriver does (which then exits), or a bare connect may reach that
-/// server: only chromedriver's own `GET /status` with `"ready": true` counts, and a
-/// driver that exits is started again on another port.
-fn start_driver(driver: &Path) -> (Child, SocketAddr) {
+/// Starts chromedriver on a port it chooses itself (`--port=0`), which it names on
+/// its stdout ("ChromeDriver was started successfully on port N."), and waits
+/// until its own `GET /status` says it is ready. A port the test chose beforehand
+/// (bound and let go) could be taken by another process before chromedriver
+/// bound it. Like every program the tests start, it (and so the browser) gets a
+/// home of its own.
+fn start_driver(driver: &Path) -> (Running, SocketAddr) {
+    let mut child = Launch::new(driver)
+        .arg("--port=0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    // Read to its end: chromedriver goes on writing there.
+    let stdout = Lines::read(child.stdout.take().expect("piped stdout"));
+    let port_in = |line: &str| {
+        line.split_once("started successfully on port ")
+            .and_then(|(_, rest)| rest.trim_end_matches('.').trim().parse::<u16>().ok())
+            .filter(|&port| port != 0)
+    };
+    let seen = stdout
+        .try_until(PATIENCE, |line| port_in(line).is_some())
+        .unwrap_or_else(|e| panic!("chromedriver named no port: {e}"));
+    let port = port_in(seen.last().unwrap()).unwrap();
+    let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+    let deadline = Instant::now() + PATIENCE;
     let mut last = String::new();
-    for _ in 0..5 {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let mut child = Command::new(driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let addr: SocketAddr = ([127, 0, 0, 1], port).into();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Ok(Some(status)) = child.try_wait() {
-                last = format!("chromedriver on port {port} exited ({status})");
-                break;
-            }
-            match try_request(addr, "GET", "/status", None, &[], Duration::from_secs(2)) {
-                Ok(reply)
-                    if reply.status == 200
-                        && serde_json::from_str::<Value>(&reply.body)
-                            .is_ok_and(|v| v["value"]["ready"] == json!(true)) =>
-                {
-                    return (child, addr);
-                }
-                Ok(reply) => last = format!("port {port}: {} {}", reply.status, reply.body),
-                Err(e) => last = e,
-            }
-            if Instant::now() > deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                last = format!("chromedriver on port {port} not ready in 20 s ({last})");
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("chromedriver on port {port} exited ({status}): {last}");
         }
+        match try_request(addr, "GET", "/status", None, &[], Duration::from_secs(2)) {
+            Ok(reply)
+                if reply.status == 200
+                    && serde_json::from_str::<Value>(&reply.body)
+                        .is_ok_and(|v| v["value"]["ready"] == json!(true)) =>
+            {
+                return (child, addr);
+            }
+            Ok(reply) => last = format!("{} {}", reply.status, reply.body),
+            Err(e) => last = e,
+        }
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver on port {port} not ready in {PATIENCE:?}: {last}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
-    panic!("chromedriver did not start: {last}");
 }
 
 /// A browser under WebDriver: chromedriver as a child process and one session.
 pub struct Browser {
-    driver: Child,
+    /// Ended when dropped.
+    _driver: Running,
     addr: SocketAddr,
     session: String,
 }
@@ -128,7 +131,7 @@ impl Browser {
             }}
         });
         let mut this = Browser {
-            driver: child,
+            _driver: child,
             addr,
             session: String::new(),
         };
@@ -321,8 +324,6 @@ impl Drop for Browser {
             let path = format!("/session/{}", self.session);
             let _ = std::panic::catch_unwind(|| request(self.addr, "DELETE", &path, None));
         }
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
     }
 }
 
