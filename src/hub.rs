@@ -222,14 +222,7 @@ impl Session {
     }
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let int = |lo: u64, hi: u64| -> Result<u64, String> {
-            match value.trim().parse::<u64>() {
-                Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-                _ => Err(format!(
-                    "{name} must be a whole number from {lo} to {hi}, not '{value}'"
-                )),
-            }
-        };
+        let int = |lo: u64, hi: u64| whole_number(name, value, lo, hi);
         match name {
             "variant" if value == "normal" => Ok(()),
             "variant" => Err(format!("variant '{value}' is not supported (only normal)")),
@@ -268,41 +261,10 @@ impl Session {
             }
             // Endgame tables, as Scan names the size; a damaged file keeps the
             // tables in use.
-            "bb-size" | "bb-path" => {
-                let current = self.engine.endgame();
-                let (mut dir, mut pieces) = (current.dir.clone(), current.pieces);
-                if name == "bb-size" {
-                    pieces = int(0, 7)? as u32;
-                } else {
-                    dir = Some(value.trim().into())
-                        .filter(|d: &std::path::PathBuf| !d.as_os_str().is_empty());
-                }
-                let endgame = crate::engine::Endgame::open(dir, pieces)?;
-                self.engine.set_endgame(endgame);
-                Ok(())
-            }
+            "bb-size" | "bb-path" => self.set_tables(name, value),
             // `on` (built in), `off`, or a book file; a book that cannot be read is
             // reported and the engine plays on without one.
-            "book" => {
-                let (book, error) = crate::book::BookUse::named(value);
-                let book = crate::book::BookUse {
-                    max_ply: self.engine.book().max_ply,
-                    margin: self.engine.book().margin,
-                    ..book
-                };
-                self.engine.set_book(book);
-                error.map_or(Ok(()), |e| Err(format!("{e}; playing without a book")))
-            }
-            "book-ply" | "book-margin" => {
-                let mut book = self.engine.book().clone();
-                if name == "book-ply" {
-                    book.max_ply = int(0, 1000)? as u32;
-                } else {
-                    book.margin = int(0, 10000)? as i32;
-                }
-                self.engine.set_book(book);
-                Ok(())
-            }
+            "book" | "book-ply" | "book-margin" => self.set_book(name, value),
             // Scan's size: log2 of the number of entries (16 bytes each).
             "tt-size" => {
                 let log2 = int(10, 32)?;
@@ -315,6 +277,41 @@ impl Session {
                 Ok(())
             }
         }
+    }
+
+    /// `bb-size` or `bb-path`: the endgame tables reopened with the one changed.
+    fn set_tables(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let current = self.engine.endgame();
+        let (mut dir, mut pieces) = (current.dir.clone(), current.pieces);
+        if name == "bb-size" {
+            pieces = whole_number(name, value, 0, 7)? as u32;
+        } else {
+            dir = Some(value.trim().into())
+                .filter(|d: &std::path::PathBuf| !d.as_os_str().is_empty());
+        }
+        let endgame = crate::engine::Endgame::open(dir, pieces)?;
+        self.engine.set_endgame(endgame);
+        Ok(())
+    }
+
+    /// `book` (which book), `book-ply` or `book-margin` (how it is played).
+    fn set_book(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut book = self.engine.book().clone();
+        match name {
+            "book-ply" => book.max_ply = whole_number(name, value, 0, 1000)? as u32,
+            "book-margin" => book.margin = whole_number(name, value, 0, 10000)? as i32,
+            _ => {
+                let (chosen, error) = crate::book::BookUse::named(value);
+                self.engine.set_book(crate::book::BookUse {
+                    max_ply: book.max_ply,
+                    margin: book.margin,
+                    ..chosen
+                });
+                return error.map_or(Ok(()), |e| Err(format!("{e}; playing without a book")));
+            }
+        }
+        self.engine.set_book(book);
+        Ok(())
     }
 
     fn set_position(&mut self, pos: &str, moves: &[String]) -> Result<(), String> {
@@ -499,6 +496,16 @@ pub fn run(
         let _ = lines.send(Event::InputClosed);
     });
     Session::new(setup, Output::new(output), tx).run(rx);
+}
+
+/// A param's value as a whole number from `lo` to `hi`, or the `error` text.
+fn whole_number(name: &str, value: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match value.trim().parse::<u64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{name} must be a whole number from {lo} to {hi}, not '{value}'"
+        )),
+    }
 }
 
 #[cfg(test)]
