@@ -4,6 +4,7 @@
 //! Front ends use it through [`crate::engine::Engine`].
 
 pub mod alphabeta;
+pub mod control;
 pub mod ordering;
 mod presence;
 pub mod pruning;

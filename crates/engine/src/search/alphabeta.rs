@@ -2,6 +2,7 @@
 //! variation search, and a quiescence search that plays out pending captures (and, at
 //! the horizon, the exchanges the side to move can offer).
 
+use super::control::Control;
 use super::ordering::{
     moves_a_king, FollowUps, History, Killers, Played, Reductions, KILLER_SCORES, MAX_PLY,
     TT_MOVE_SCORE,
@@ -9,7 +10,6 @@ use super::ordering::{
 use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
 use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
-use super::threads::Control;
 use super::tt::{Bound, TranspositionTable};
 use crate::egdb::{Tables, Wdl};
 use crate::eval::Evaluator;
