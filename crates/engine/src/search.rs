@@ -5,6 +5,7 @@
 
 pub mod alphabeta;
 pub mod control;
+mod node;
 pub mod ordering;
 mod presence;
 pub mod pruning;

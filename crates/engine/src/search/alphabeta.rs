@@ -3,10 +3,8 @@
 //! the horizon, the exchanges the side to move can offer).
 
 use super::control::Control;
-use super::ordering::{
-    moves_a_king, FollowUps, History, Killers, Played, Reductions, KILLER_SCORES, MAX_PLY,
-    TT_MOVE_SCORE,
-};
+use super::node::{moves_a_king, Frame, Node, Played, MAX_PLY};
+use super::ordering::{FollowUps, History, Killers, Reductions, KILLER_SCORES, TT_MOVE_SCORE};
 use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
 use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
@@ -69,15 +67,6 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     pub seldepth: u32,
     pub mean_depth: f64,
-}
-
-/// Per-ply scratch: the generated moves and their ordering keys.
-struct Frame {
-    moves: Vec<Move>,
-    /// The move being searched at this ply: the move before the node a ply below.
-    played: Option<Played>,
-    order: Vec<i64>,
-    pv: Vec<Move>,
 }
 
 /// A search thread's own state. Only the TT and the [`Control`] are shared.
@@ -151,28 +140,6 @@ fn table_win(pos: &Position) -> Score {
     Score(TABLE_WIN + 50 * lost + 30 * kings + 3 * advance)
 }
 
-/// What the moves of one node are searched with: the node itself and the decisions
-/// taken before its move loop. A split point hands it to the threads that help.
-#[derive(Clone, Copy)]
-pub(super) struct Node {
-    pub pos: Position,
-    pub clock: DrawClock,
-    pub beta: Score,
-    pub depth: i32,
-    pub ply: usize,
-    /// The children's depth (an extension included).
-    pub new_depth: i32,
-    pub pv_node: bool,
-    /// Probcut may be tried below (not inside its own verification searches).
-    pub prune: bool,
-    /// The moves are captures.
-    pub capture: bool,
-    /// Quiet moves that threaten nothing cannot lift the score to alpha.
-    pub futile: bool,
-    /// Quiet moves from this number on are pruned unless they threaten a capture.
-    pub lmp_limit: usize,
-}
-
 /// A move's ordering key: its ordering score in the high bits, its index in the move
 /// list in the low 16. The sort compares the scores only (`key >> 16`).
 #[inline]
@@ -230,14 +197,7 @@ impl<'a> Worker<'a> {
         keys: Vec<Key>,
         pool: Option<&'a SplitPool>,
     ) -> Worker<'a> {
-        let frames = (0..=MAX_PLY + 1)
-            .map(|_| Frame {
-                moves: Vec::with_capacity(64),
-                played: None,
-                order: Vec::with_capacity(64),
-                pv: Vec::with_capacity(32),
-            })
-            .collect();
+        let frames = (0..=MAX_PLY + 1).map(|_| Frame::new()).collect();
         Worker {
             tt,
             near_leaves: pool
