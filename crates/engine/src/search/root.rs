@@ -1,13 +1,15 @@
-//! The threads of one search: the main thread runs the iterations; helper threads
-//! wait for split points (see [`super::split`]) and search the moves shared there.
-//! All share the transposition table, the stop flag and the node count. The threads
-//! themselves belong to the engine and serve search after search.
+//! The root of one search: the main thread's iterative deepening (how deep, when
+//! to stop, which move to play), what the endgame tables say of the root, and the
+//! threads that help: they wait for split points (see [`super::split_point`]) and
+//! search the moves shared there. All share the transposition table and the
+//! [`Control`]. The threads themselves belong to the engine and serve search after
+//! search.
 
-use super::alphabeta::{Iteration, Worker};
 use super::control::Control;
-use super::split::SplitPool;
+use super::split_point::SplitPool;
 use super::time::Limit;
 use super::tt::TranspositionTable;
+use super::worker::{Iteration, Worker};
 use super::{GoMode, Info, SearchResult};
 use crate::egdb::Wdl;
 use crate::search::score::Score;

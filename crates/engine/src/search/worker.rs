@@ -7,7 +7,7 @@ use super::node::{moves_a_king, Frame, Node, Played, MAX_PLY};
 use super::ordering::{FollowUps, History, Killers, Reductions, KILLER_SCORES, TT_MOVE_SCORE};
 use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
-use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
+use super::split_point::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
 use crate::egdb::{Tables, Wdl};
 use crate::eval::Evaluator;
