@@ -9,14 +9,17 @@ use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
 use super::split_point::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
-use crate::egdb::{Tables, Wdl};
+use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use kroon_rules::board::draw::{is_repeated, DrawClock};
 use kroon_rules::board::movegen::{generate, has_capture};
-use kroon_rules::board::{Key, Move, Position, Side};
+use kroon_rules::board::{Key, Move, Position};
 use std::sync::Arc;
 
 mod quiescence;
+mod tables;
+
+use tables::TableProbe;
 
 /// A thread searching alone keeps the results of nodes at this depth or less in its
 /// own small table. (Chosen by the bench: depth 3 and 1 MiB took 45% less time than
@@ -105,39 +108,10 @@ pub struct Worker<'a> {
     pool: Option<&'a SplitPool>,
     /// The split points this thread works under, the innermost last.
     splits: Vec<Arc<SplitPoint>>,
-    /// Endgame tables, probed at nodes of up to `table_pieces` pieces.
-    tables: Option<&'a Tables>,
-    table_pieces: u32,
+    /// The endgame tables, as the nodes of this search probe them.
+    tables: TableProbe<'a>,
     /// The root moves to search, when the tables allow only some.
     root_moves: Option<Vec<Move>>,
-}
-
-/// A position the tables say is won scores this much, plus its progress (see
-/// [`table_win`]): above every evaluation of a real game (50 men), below every win
-/// the search proves, and below the 90-odd men by which Hub clients (Scan's
-/// convention, see [`Score::men`]) recognise a proven win.
-const TABLE_WIN: i32 = 5_000;
-
-/// The score of a position the tables say the side to move wins. The tables cannot
-/// tell a short win from a long one; the search must still convert it within the
-/// draw rules, so the score grows with progress: the loser's pieces gone, the
-/// winner's men crowned or nearer the crowning row. A won line that makes progress
-/// then scores above one that marks time, and a real win found by the search above
-/// both.
-fn table_win(pos: &Position) -> Score {
-    let us = pos.side_to_move();
-    let them = us.opponent();
-    let lost = 20 - pos.pieces(them).count() as i32;
-    let kings = pos.kings(us).count() as i32;
-    let advance: i32 = pos
-        .men(us)
-        .squares()
-        .map(|sq| match us {
-            Side::White => 9 - i32::from(sq.row()),
-            Side::Black => i32::from(sq.row()),
-        })
-        .sum();
-    Score(TABLE_WIN + 50 * lost + 30 * kings + 3 * advance)
 }
 
 /// A move's ordering key: its ordering score in the high bits, its index in the move
@@ -207,8 +181,7 @@ impl<'a> Worker<'a> {
             root_score: Score::DRAW,
             pool,
             splits: Vec::new(),
-            tables: None,
-            table_pieces: 0,
+            tables: TableProbe::default(),
             root_moves: None,
         }
     }
@@ -216,8 +189,7 @@ impl<'a> Worker<'a> {
     /// The same worker probing these tables at nodes of up to `pieces` pieces.
     #[must_use]
     pub fn with_tables(mut self, tables: Option<&'a Tables>, pieces: u32) -> Worker<'a> {
-        self.tables = tables.filter(|_| pieces >= 2);
-        self.table_pieces = pieces;
+        self.tables = TableProbe::new(tables, pieces);
         self
     }
 
@@ -234,49 +206,6 @@ impl<'a> Worker<'a> {
     /// Searches only these moves at the root (all when None).
     pub fn restrict_root(&mut self, moves: Option<Vec<Move>>) {
         self.root_moves = moves;
-    }
-
-    /// What the tables say of a node: `Err` with its score when that settles it (a
-    /// draw; a win or loss at the horizon, or beyond the window), else the floor
-    /// and ceiling its score is held within. A won node's floor is [`table_win`]:
-    /// the window narrows to above it, and the search goes on inside for a real win
-    /// or more progress.
-    #[inline]
-    fn probe_tables(
-        &self,
-        pos: &Position,
-        depth: i32,
-        alpha: &mut Score,
-        beta: &mut Score,
-    ) -> Result<(Score, Score), Score> {
-        let open = Ok((-Score::INFINITE, Score::INFINITE));
-        let Some(tables) = self.tables else {
-            return open;
-        };
-        // A side without pieces has lost: the search scores that as a real win.
-        if pos.occupied().count() > self.table_pieces || pos.pieces(pos.side_to_move()).is_empty() {
-            return open;
-        }
-        match tables.probe(pos) {
-            None => open,
-            Some(Wdl::Draw) => Err(Score::DRAW),
-            Some(Wdl::Win) => {
-                let floor = table_win(pos);
-                if floor >= *beta || depth <= 0 {
-                    return Err(floor);
-                }
-                *alpha = (*alpha).max(floor);
-                Ok((floor, Score::INFINITE))
-            }
-            Some(Wdl::Loss) => {
-                let ceiling = -table_win(&pos.with_side_to_move(pos.side_to_move().opponent()));
-                if ceiling <= *alpha || depth <= 0 {
-                    return Err(ceiling);
-                }
-                *beta = (*beta).min(ceiling);
-                Ok((-Score::INFINITE, ceiling))
-            }
-        }
     }
 
     /// The table that keeps the results of nodes of this depth.
@@ -412,7 +341,7 @@ impl<'a> Worker<'a> {
             if alpha >= beta {
                 return alpha;
             }
-            match self.probe_tables(pos, depth, &mut alpha, &mut beta) {
+            match self.tables.probe(pos, depth, &mut alpha, &mut beta) {
                 Ok(bounds) => table_bounds = bounds,
                 Err(score) => return score,
             }
