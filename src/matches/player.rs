@@ -95,7 +95,7 @@ impl Player {
                                     .into(),
                             )
                         })?;
-                        crate::search::threads::nodes_as_time(nodes, rate)
+                        crate::search::time::nodes_as_time(nodes, rate)
                     }
                 };
                 Ok(Reply {

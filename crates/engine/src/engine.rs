@@ -18,8 +18,9 @@ use crate::book::BookUse;
 use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::random::Rng;
+use crate::search::control::Control;
 use crate::search::pruning::{Pruning, PRUNING};
-use crate::search::threads::{self, Control, SearchParams};
+use crate::search::root::{self, SearchParams};
 use crate::search::tt::TranspositionTable;
 use kroon_rules::game::Game;
 use std::panic::AssertUnwindSafe;
@@ -376,7 +377,7 @@ impl Engine {
         let control =
             Arc::new(Control::new(limit, mode, pieces, settled).with_node_rate(self.node_rate));
         if self.workers.is_none() {
-            self.workers = threads::search_threads(self.options.threads).map(Arc::new);
+            self.workers = root::search_threads(self.options.threads).map(Arc::new);
         }
         let workers = self.workers.clone();
         let tt = Arc::clone(&self.tt);
@@ -384,7 +385,7 @@ impl Engine {
         let mut on_info = on_info;
         self.control = Some(control);
         let search = move || {
-            let run = || threads::run(params, &tt, &shared, workers.as_deref(), &mut on_info);
+            let run = || root::run(params, &tt, &shared, workers.as_deref(), &mut on_info);
             let result = std::panic::catch_unwind(AssertUnwindSafe(run));
             // Even a search that panicked has ended: a front end waiting for the
             // event must hear it (`wait` then passes the panic on).

@@ -3,15 +3,17 @@
 //! nodes (young brothers wait), and time allocation.
 //! Front ends use it through [`crate::engine::Engine`].
 
-pub mod alphabeta;
+pub mod control;
+mod node;
 pub mod ordering;
 mod presence;
 pub mod pruning;
+pub mod root;
 pub mod score;
-pub mod split;
-pub mod threads;
+pub mod split_point;
 pub mod time;
 pub mod tt;
+pub mod worker;
 
 use kroon_rules::board::Move;
 use std::time::Duration;

@@ -4,10 +4,8 @@
 //! no ordering among themselves beyond the TT move: the majority rule leaves only
 //! captures of the same size, and they are few.
 
-use kroon_rules::board::{Move, Position, Side};
-
-/// The deepest ply the search reaches (extensions and quiescence included).
-pub const MAX_PLY: usize = 128;
+use super::node::{Played, MAX_PLY};
+use kroon_rules::board::{Move, Side};
 
 const HISTORY_MAX: i32 = 1 << 14;
 
@@ -59,34 +57,6 @@ impl Default for History {
     fn default() -> History {
         History::new()
     }
-}
-
-/// A move as the one before a node: where it went, and whether a king made it.
-#[derive(Clone, Copy, Debug)]
-pub struct Played {
-    pub to_bit: u32,
-    pub king: bool,
-    pub side: Side,
-}
-
-impl Played {
-    /// `mv`, played in `pos`.
-    #[inline]
-    #[must_use]
-    pub fn new(pos: &Position, mv: Move) -> Played {
-        Played {
-            to_bit: mv.to_bit(),
-            king: moves_a_king(pos, mv),
-            side: pos.side_to_move(),
-        }
-    }
-}
-
-/// Whether `mv` in `pos` is a king's move.
-#[inline]
-#[must_use]
-pub fn moves_a_king(pos: &Position, mv: Move) -> bool {
-    pos.kings(pos.side_to_move()).0 >> mv.from_bit() & 1 != 0
 }
 
 /// Quiet-move history of the reply to the move before: by that move (its side, piece

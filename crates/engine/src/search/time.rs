@@ -154,6 +154,13 @@ impl Budget {
     }
 }
 
+/// `nodes` as the time they take at `rate` nodes a second.
+#[must_use]
+pub fn nodes_as_time(nodes: u64, rate: u64) -> Duration {
+    let nanos = u128::from(nodes) * 1_000_000_000 / u128::from(rate.max(1));
+    Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

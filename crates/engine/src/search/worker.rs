@@ -2,23 +2,24 @@
 //! variation search, and a quiescence search that plays out pending captures (and, at
 //! the horizon, the exchanges the side to move can offer).
 
-use super::ordering::{
-    moves_a_king, FollowUps, History, Killers, Played, Reductions, KILLER_SCORES, MAX_PLY,
-    TT_MOVE_SCORE,
-};
+use super::control::Control;
+use super::node::{moves_a_king, Frame, Node, Played, MAX_PLY};
+use super::ordering::{FollowUps, History, Killers, Reductions, KILLER_SCORES, TT_MOVE_SCORE};
 use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
-use super::split::{Outcome, SplitMove, SplitPoint, SplitPool};
-use super::threads::Control;
+use super::split_point::{Outcome, SplitMove, SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
-use crate::egdb::{Tables, Wdl};
+use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use kroon_rules::board::draw::{is_repeated, DrawClock};
-use kroon_rules::board::movegen::{
-    generate, generate_captures, generate_quiet, has_capture, side_can_capture,
-};
-use kroon_rules::board::{Key, Move, Position, Side};
+use kroon_rules::board::movegen::{generate, has_capture};
+use kroon_rules::board::{Key, Move, Position};
 use std::sync::Arc;
+
+mod quiescence;
+mod tables;
+
+use tables::TableProbe;
 
 /// A thread searching alone keeps the results of nodes at this depth or less in its
 /// own small table. (Chosen by the bench: depth 3 and 1 MiB took 45% less time than
@@ -71,15 +72,6 @@ pub struct Iteration {
     pub mean_depth: f64,
 }
 
-/// Per-ply scratch: the generated moves and their ordering keys.
-struct Frame {
-    moves: Vec<Move>,
-    /// The move being searched at this ply: the move before the node a ply below.
-    played: Option<Played>,
-    order: Vec<i64>,
-    pv: Vec<Move>,
-}
-
 /// A search thread's own state. Only the TT and the [`Control`] are shared.
 pub struct Worker<'a> {
     tt: &'a TranspositionTable,
@@ -116,61 +108,10 @@ pub struct Worker<'a> {
     pool: Option<&'a SplitPool>,
     /// The split points this thread works under, the innermost last.
     splits: Vec<Arc<SplitPoint>>,
-    /// Endgame tables, probed at nodes of up to `table_pieces` pieces.
-    tables: Option<&'a Tables>,
-    table_pieces: u32,
+    /// The endgame tables, as the nodes of this search probe them.
+    tables: TableProbe<'a>,
     /// The root moves to search, when the tables allow only some.
     root_moves: Option<Vec<Move>>,
-}
-
-/// A position the tables say is won scores this much, plus its progress (see
-/// [`table_win`]): above every evaluation of a real game (50 men), below every win
-/// the search proves, and below the 90-odd men by which Hub clients (Scan's
-/// convention, see [`Score::men`]) recognise a proven win.
-const TABLE_WIN: i32 = 5_000;
-
-/// The score of a position the tables say the side to move wins. The tables cannot
-/// tell a short win from a long one; the search must still convert it within the
-/// draw rules, so the score grows with progress: the loser's pieces gone, the
-/// winner's men crowned or nearer the crowning row. A won line that makes progress
-/// then scores above one that marks time, and a real win found by the search above
-/// both.
-fn table_win(pos: &Position) -> Score {
-    let us = pos.side_to_move();
-    let them = us.opponent();
-    let lost = 20 - pos.pieces(them).count() as i32;
-    let kings = pos.kings(us).count() as i32;
-    let advance: i32 = pos
-        .men(us)
-        .squares()
-        .map(|sq| match us {
-            Side::White => 9 - i32::from(sq.row()),
-            Side::Black => i32::from(sq.row()),
-        })
-        .sum();
-    Score(TABLE_WIN + 50 * lost + 30 * kings + 3 * advance)
-}
-
-/// What the moves of one node are searched with: the node itself and the decisions
-/// taken before its move loop. A split point hands it to the threads that help.
-#[derive(Clone, Copy)]
-pub(super) struct Node {
-    pub pos: Position,
-    pub clock: DrawClock,
-    pub beta: Score,
-    pub depth: i32,
-    pub ply: usize,
-    /// The children's depth (an extension included).
-    pub new_depth: i32,
-    pub pv_node: bool,
-    /// Probcut may be tried below (not inside its own verification searches).
-    pub prune: bool,
-    /// The moves are captures.
-    pub capture: bool,
-    /// Quiet moves that threaten nothing cannot lift the score to alpha.
-    pub futile: bool,
-    /// Quiet moves from this number on are pruned unless they threaten a capture.
-    pub lmp_limit: usize,
 }
 
 /// A move's ordering key: its ordering score in the high bits, its index in the move
@@ -198,20 +139,6 @@ fn key_index(key: i64) -> usize {
     (key & 0xFFFF) as usize
 }
 
-#[inline]
-fn men_can_step(pos: &Position) -> bool {
-    let side = pos.side_to_move();
-    let empty = pos.empty().0;
-    let men = pos.men(side).0;
-    let kings = pos.kings(side).0;
-    let forward = match side {
-        Side::White => (men >> 5) | (men >> 6),
-        Side::Black => (men << 5) | (men << 6),
-    };
-    let king_steps = (kings >> 5) | (kings >> 6) | (kings << 5) | (kings << 6);
-    (forward | king_steps) & empty != 0
-}
-
 impl<'a> Worker<'a> {
     /// A worker for a search from the position whose key ends `keys` (the game's keys,
     /// oldest first). With a `pool`, it shares its nodes' moves with idle threads there.
@@ -230,14 +157,7 @@ impl<'a> Worker<'a> {
         keys: Vec<Key>,
         pool: Option<&'a SplitPool>,
     ) -> Worker<'a> {
-        let frames = (0..=MAX_PLY + 1)
-            .map(|_| Frame {
-                moves: Vec::with_capacity(64),
-                played: None,
-                order: Vec::with_capacity(64),
-                pv: Vec::with_capacity(32),
-            })
-            .collect();
+        let frames = (0..=MAX_PLY + 1).map(|_| Frame::new()).collect();
         Worker {
             tt,
             near_leaves: pool
@@ -261,8 +181,7 @@ impl<'a> Worker<'a> {
             root_score: Score::DRAW,
             pool,
             splits: Vec::new(),
-            tables: None,
-            table_pieces: 0,
+            tables: TableProbe::default(),
             root_moves: None,
         }
     }
@@ -270,8 +189,7 @@ impl<'a> Worker<'a> {
     /// The same worker probing these tables at nodes of up to `pieces` pieces.
     #[must_use]
     pub fn with_tables(mut self, tables: Option<&'a Tables>, pieces: u32) -> Worker<'a> {
-        self.tables = tables.filter(|_| pieces >= 2);
-        self.table_pieces = pieces;
+        self.tables = TableProbe::new(tables, pieces);
         self
     }
 
@@ -288,49 +206,6 @@ impl<'a> Worker<'a> {
     /// Searches only these moves at the root (all when None).
     pub fn restrict_root(&mut self, moves: Option<Vec<Move>>) {
         self.root_moves = moves;
-    }
-
-    /// What the tables say of a node: `Err` with its score when that settles it (a
-    /// draw; a win or loss at the horizon, or beyond the window), else the floor
-    /// and ceiling its score is held within. A won node's floor is [`table_win`]:
-    /// the window narrows to above it, and the search goes on inside for a real win
-    /// or more progress.
-    #[inline]
-    fn probe_tables(
-        &self,
-        pos: &Position,
-        depth: i32,
-        alpha: &mut Score,
-        beta: &mut Score,
-    ) -> Result<(Score, Score), Score> {
-        let open = Ok((-Score::INFINITE, Score::INFINITE));
-        let Some(tables) = self.tables else {
-            return open;
-        };
-        // A side without pieces has lost: the search scores that as a real win.
-        if pos.occupied().count() > self.table_pieces || pos.pieces(pos.side_to_move()).is_empty() {
-            return open;
-        }
-        match tables.probe(pos) {
-            None => open,
-            Some(Wdl::Draw) => Err(Score::DRAW),
-            Some(Wdl::Win) => {
-                let floor = table_win(pos);
-                if floor >= *beta || depth <= 0 {
-                    return Err(floor);
-                }
-                *alpha = (*alpha).max(floor);
-                Ok((floor, Score::INFINITE))
-            }
-            Some(Wdl::Loss) => {
-                let ceiling = -table_win(&pos.with_side_to_move(pos.side_to_move().opponent()));
-                if ceiling <= *alpha || depth <= 0 {
-                    return Err(ceiling);
-                }
-                *beta = (*beta).min(ceiling);
-                Ok((-Score::INFINITE, ceiling))
-            }
-        }
     }
 
     /// The table that keeps the results of nodes of this depth.
@@ -466,7 +341,7 @@ impl<'a> Worker<'a> {
             if alpha >= beta {
                 return alpha;
             }
-            match self.probe_tables(pos, depth, &mut alpha, &mut beta) {
+            match self.tables.probe(pos, depth, &mut alpha, &mut beta) {
                 Ok(bounds) => table_bounds = bounds,
                 Err(score) => return score,
             }
@@ -1087,129 +962,6 @@ impl<'a> Worker<'a> {
         pool.set_idle(false);
         self.flush();
     }
-
-    /// Plays out the captures pending: a position where the side to move must capture
-    /// is never judged statically. At the horizon itself (`offer_exchanges`) a quiet
-    /// position without kings is not judged statically either when the side to move
-    /// can offer an exchange: see [`Worker::exchanges`].
-    fn quiescence(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        offer_exchanges: bool,
-    ) -> Score {
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        let capture = has_capture(pos);
-        if !capture || ply >= MAX_PLY - 1 || self.stopped {
-            self.leaves += 1;
-            self.leaf_plies += ply as u64;
-            if !capture && !men_can_step(pos) {
-                return Score::loss_in(ply as u32);
-            }
-            let stand = Score(self.eval.evaluate(pos));
-            if capture
-                || !offer_exchanges
-                || pos.king_bits() != 0
-                || ply >= MAX_PLY - 3
-                || self.stopped
-            {
-                return stand;
-            }
-            if stand.0 < beta.0 + self.pruning.threat_margin
-                && side_can_capture(pos, pos.side_to_move().opponent())
-            {
-                return self.parry(pos, alpha, beta, ply);
-            }
-            if stand >= beta {
-                return stand;
-            }
-            return self.exchanges(pos, alpha, beta, ply, stand);
-        }
-        let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        moves.clear();
-        generate_captures(pos, &mut moves);
-        let best = self.play_out(pos, &moves, false, alpha, beta, ply, -Score::INFINITE);
-        self.frames[ply].moves = moves;
-        best
-    }
-
-    /// The quiescence search's move loop over `moves` of `pos`, from the score `best`
-    /// already found; with `offers_only`, only the moves after which the opponent
-    /// must capture.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn play_out(
-        &mut self,
-        pos: &Position,
-        moves: &[Move],
-        offers_only: bool,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-        mut best: Score,
-    ) -> Score {
-        for &mv in moves {
-            // Nothing below looks positions up: the key would be work for nothing.
-            let child = pos.play_unkeyed(mv);
-            if offers_only && !has_capture(&child) {
-                continue;
-            }
-            self.count_node();
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, false);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    /// A quiet position at the horizon, without kings, where the opponent threatens
-    /// a capture: the static score would count the piece as safe, so the side to
-    /// move may not stand on it, but must play one of its moves, after which the
-    /// captures still pending are played out.
-    fn parry(&mut self, pos: &Position, alpha: Score, beta: Score, ply: usize) -> Score {
-        let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        // No capture is pending here: the quiet moves are the legal ones.
-        moves.clear();
-        generate_quiet(pos, &mut moves);
-        let best = self.play_out(pos, &moves, false, alpha, beta, ply, -Score::INFINITE);
-        self.frames[ply].moves = moves;
-        best
-    }
-
-    /// A quiet position at the horizon, without kings, whose static score `stand`
-    /// is below `beta`: the side to move may keep it, or play a move that offers the
-    /// opponent a capture, which is then played out. That sees the exchanges and the
-    /// shots that start with a sacrifice one ply sooner; Scan does the same. Against
-    /// the same engine without it, 480 games at 0.1 s a move: 99 wins, 301 draws,
-    /// 80 losses, 52.0% (+14 Elo, [-5, +33]). Only without kings, as in Scan;
-    /// with kings it is untried.
-    fn exchanges(
-        &mut self,
-        pos: &Position,
-        alpha: Score,
-        beta: Score,
-        ply: usize,
-        stand: Score,
-    ) -> Score {
-        let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        // No capture is pending here: the quiet moves are the legal ones.
-        moves.clear();
-        generate_quiet(pos, &mut moves);
-        let best = self.play_out(pos, &moves, true, alpha.max(stand), beta, ply, stand);
-        self.frames[ply].moves = moves;
-        best
-    }
 }
 
 #[cfg(test)]
@@ -1217,53 +969,6 @@ mod tests {
     use super::*;
     use crate::search::{GoMode, Limit};
     use kroon_rules::game::Game;
-
-    /// The quiescence score of `pos` with a full window, at the horizon or deeper.
-    fn quiescence_score(pos: &Position, at_horizon: bool) -> i32 {
-        let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40, 0);
-        let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
-        worker
-            .quiescence(pos, -Score::INFINITE, Score::INFINITE, 0, at_horizon)
-            .0
-    }
-
-    #[test]
-    fn the_horizon_sees_a_shot_that_starts_with_an_offer() {
-        // White to move, quiet: after 38-32 Black's only move is 26x17, and White takes
-        // three with 32x21. Standing pat misses the two men won.
-        let pos = Position::from_fen("W:W21,25,37,38:B18,24,26,28").unwrap();
-        assert!(!has_capture(&pos));
-        let horizon = quiescence_score(&pos, true);
-        let stand = Evaluator::Hand.evaluate(&pos);
-        assert!(horizon >= stand + 100, "{horizon} against {stand}");
-        // Deeper in the quiescence search, and with kings on the board, no offers.
-        let inner = quiescence_score(&pos, false);
-        assert_eq!(inner, stand);
-        let kings = Position::from_fen("W:W21,25,37,38,K46:B18,24,26,28").unwrap();
-        assert!(!has_capture(&kings));
-        let horizon = quiescence_score(&kings, true);
-        assert_eq!(horizon, Evaluator::Hand.evaluate(&kings));
-    }
-
-    #[test]
-    fn the_horizon_meets_a_threat_it_cannot_parry() {
-        // White to move, quiet: Black threatens 22x33 and 23x32, and no White move
-        // stops both. Standing pat would count the man on 28 as safe.
-        let pos = Position::from_fen("W:W28,46:B17,19,22,23").unwrap();
-        assert!(!has_capture(&pos));
-        let horizon = quiescence_score(&pos, true);
-        let stand = Evaluator::Hand.evaluate(&pos);
-        assert!(horizon <= stand - 80, "{horizon} against {stand}");
-        // A threat that one move parries (37-32 covers the square behind 28) costs
-        // nothing, and deeper in the quiescence search threats are not looked at.
-        let parried = Position::from_fen("W:W28,37:B19,23").unwrap();
-        assert!(!has_capture(&parried));
-        let horizon = quiescence_score(&parried, true);
-        assert!(horizon >= Evaluator::Hand.evaluate(&parried) - 40);
-        let inner = quiescence_score(&pos, false);
-        assert_eq!(inner, stand);
-    }
 
     #[test]
     fn a_repetition_in_the_search_is_a_draw() {

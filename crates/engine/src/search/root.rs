@@ -1,162 +1,27 @@
-//! The threads of one search: the main thread runs the iterations; helper threads
-//! wait for split points (see [`super::split`]) and search the moves shared there.
-//! All share the transposition table, the stop flag and the node count. The threads
-//! themselves belong to the engine and serve search after search.
+//! The root of one search: the main thread's iterative deepening (how deep, when
+//! to stop, which move to play), what the endgame tables say of the root, and the
+//! threads that help: they wait for split points (see [`super::split_point`]) and
+//! search the moves shared there. All share the transposition table and the
+//! [`Control`]. The threads themselves belong to the engine and serve search after
+//! search.
 
-use super::alphabeta::{Iteration, Worker};
-use super::split::SplitPool;
-use super::time::{Budget, Limit};
+use super::control::Control;
+use super::split_point::SplitPool;
+use super::time::Limit;
 use super::tt::TranspositionTable;
+use super::worker::{Iteration, Worker};
 use super::{GoMode, Info, SearchResult};
 use crate::egdb::Wdl;
 use crate::search::score::Score;
 use kroon_rules::board::draw::DrawClock;
 use kroon_rules::board::movegen::legal_moves;
 use kroon_rules::board::{Key, Position};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Iterations stop here even without a limit; below the ply limit with room for
 /// extensions and quiescence.
 pub const MAX_DEPTH: u32 = 100;
-
-/// What the threads of one search share besides the TT: the stop flag, the node
-/// count, the clock. Front ends reach it through the engine's `stop` and `ponder_hit`.
-pub struct Control {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    nodes: AtomicU64,
-    start: Instant,
-    /// Nanoseconds after `start` when the clock began to run (ponder-hit moves it).
-    clock_start_ns: AtomicU64,
-    budget: Option<Budget>,
-    node_limit: Option<u64>,
-    /// How far the soft limit stretches, in percent: the search moves it when its
-    /// best move or score is unsettled (see [`Stability`]).
-    stretch: AtomicU32,
-    /// A clock that counts nodes, this many a second, instead of time: see
-    /// [`Control::with_node_rate`].
-    node_rate: Option<u64>,
-    /// The node count when the clock began to run (ponder-hit moves it).
-    clock_start_nodes: AtomicU64,
-}
-
-impl Control {
-    /// The control of a search under `limit` with `pieces` on the board and tables
-    /// that know every position of up to `settled` pieces (0: none; the clock's
-    /// plan ends where they take over); a ponder search runs without its clock
-    /// until [`Control::ponder_hit`].
-    #[must_use]
-    pub fn new(limit: Limit, mode: GoMode, pieces: u32, settled: u32) -> Control {
-        Control {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(mode == GoMode::Ponder),
-            nodes: AtomicU64::new(0),
-            start: Instant::now(),
-            clock_start_ns: AtomicU64::new(0),
-            budget: Budget::for_limit(limit, pieces, settled),
-            node_limit: match limit {
-                Limit::Nodes(n) => Some(n),
-                _ => None,
-            },
-            stretch: AtomicU32::new(100),
-            node_rate: None,
-            clock_start_nodes: AtomicU64::new(0),
-        }
-    }
-
-    /// The same control with a clock that counts `rate` nodes as a second (None: the
-    /// real clock; the engine passes no rate of 0). A match that charges its engines the same way (`kroon match
-    /// --node-rate`) plays the same games however busy the machine is, so time
-    /// management can be tested beside other work.
-    #[must_use]
-    pub fn with_node_rate(mut self, rate: Option<u64>) -> Control {
-        self.node_rate = rate;
-        self
-    }
-
-    /// Asks every thread to stop as soon as it can.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    #[must_use]
-    #[inline]
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The predicted move was played: the clock starts now.
-    pub fn ponder_hit(&self) {
-        let now = self.start.elapsed().as_nanos() as u64;
-        self.clock_start_ns.store(now, Ordering::Relaxed);
-        self.clock_start_nodes
-            .store(self.nodes(), Ordering::Relaxed);
-        self.pondering.store(false, Ordering::Release);
-    }
-
-    #[must_use]
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Acquire)
-    }
-
-    /// Nodes searched by all threads so far (published every 1024 nodes per thread).
-    #[must_use]
-    pub fn nodes(&self) -> u64 {
-        self.nodes.load(Ordering::Relaxed)
-    }
-
-    /// Time since the search began.
-    #[must_use]
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
-    /// Time on the clock: since the search began, or since ponder-hit; in nodes
-    /// over the node rate when the clock counts nodes.
-    fn clock_elapsed(&self) -> Duration {
-        if let Some(rate) = self.node_rate {
-            let nodes = self
-                .nodes()
-                .saturating_sub(self.clock_start_nodes.load(Ordering::Relaxed));
-            return nodes_as_time(nodes, rate);
-        }
-        let since = Duration::from_nanos(self.clock_start_ns.load(Ordering::Relaxed));
-        self.start.elapsed().saturating_sub(since)
-    }
-
-    pub(crate) fn add_nodes(&self, n: u64) {
-        let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
-        if self.node_limit.is_some_and(|limit| total >= limit) {
-            self.stop();
-        }
-        if let Some(budget) = self.budget {
-            if !self.is_pondering() && self.clock_elapsed() >= budget.hard {
-                self.stop();
-            }
-        }
-    }
-
-    /// Whether a new iteration should not start: it would likely not finish in time.
-    fn past_soft_limit(&self) -> bool {
-        match self.budget {
-            Some(budget) if !self.is_pondering() => {
-                let last_start = if budget.fixed {
-                    budget.hard
-                } else {
-                    // Started past 60% of the soft limit, an iteration would
-                    // usually end past it; one stopped early still counts once its
-                    // first move is searched, so starting late costs little.
-                    let stretch = self.stretch.load(Ordering::Relaxed);
-                    (budget.soft * stretch * 3 / 500).min(budget.hard)
-                };
-                self.clock_elapsed() >= last_start
-            }
-            _ => false,
-        }
-    }
-}
 
 /// How settled the search is, iteration by iteration, and so how far past its
 /// usual time it should go on: a best move that keeps changing, or a score that
@@ -199,13 +64,6 @@ impl Stability {
         };
         (100 + unsettled - settled).clamp(70, 250)
     }
-}
-
-/// `nodes` as the time they take at `rate` nodes a second.
-#[must_use]
-pub fn nodes_as_time(nodes: u64, rate: u64) -> Duration {
-    let nanos = u128::from(nodes) * 1_000_000_000 / u128::from(rate.max(1));
-    Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
 }
 
 /// Everything one search needs besides the shared table and control.
@@ -457,7 +315,7 @@ fn deepen(
             from_book: false,
         });
         let stretch = stability.update(&it);
-        control.stretch.store(stretch, Ordering::Relaxed);
+        control.set_stretch(stretch);
         best = Some(it);
         if control.past_soft_limit() {
             break;

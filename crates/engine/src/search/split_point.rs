@@ -3,7 +3,7 @@
 //! time. Threads search different subtrees, so little work is done twice; a cutoff
 //! found by any thread stops every thread still working below that node.
 
-use super::alphabeta::Node;
+use super::node::Node;
 use super::score::Score;
 use kroon_rules::board::{Key, Move};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
