@@ -213,7 +213,7 @@ pub fn run(
     };
     let mut main =
         |shared: Option<&SplitPool>| deepen(&params, &plan, tt, control, &pool, shared, on_info);
-    let (mut best, unfinished) = match workers {
+    let (best, unfinished) = match workers {
         Some(workers) if threads > 1 => workers.scope(|scope| {
             for _ in 1..threads {
                 let keys = params.keys.clone();
@@ -234,6 +234,20 @@ pub fn run(
         _ => main(None),
     };
 
+    final_result(best, unfinished, nothing, tt, &root, control)
+}
+
+/// The search's answer from the last completed iteration, or from the stopped one
+/// when it had found a better move at a greater depth; `nothing` when no
+/// iteration completed.
+fn final_result(
+    mut best: Option<Iteration>,
+    unfinished: Option<Unfinished>,
+    nothing: SearchResult,
+    tt: &TranspositionTable,
+    root: &Position,
+    control: &Control,
+) -> SearchResult {
     // A move that the stopped iteration found better than the last completed
     // iteration's best, at a greater depth, is the one to play.
     if let (Some(it), Some((depth, (score, pv)))) = (&mut best, unfinished) {
@@ -245,7 +259,7 @@ pub fn run(
     match best {
         Some(it) => SearchResult {
             best_move: it.pv.first().copied().or(nothing.best_move),
-            ponder_move: ponder_move(tt, &root, &it),
+            ponder_move: ponder_move(tt, root, &it),
             score: it.score,
             depth: it.depth,
             nodes: control.nodes(),
