@@ -3,289 +3,30 @@
 //! through [`Game`], searching is the [`Engine`]'s, the level is a [`TimeControl`]
 //! and the clock a [`Clock`]. Input is read line by line, so a pipe drives it as well
 //! as a keyboard (the tests script whole sessions that way).
+//!
+//! This file holds the session and its loop; `command` parses a line into a
+//! [`Command`], `level` reads and writes the level, `output` writes to the terminal.
+
+mod command;
+mod level;
+mod output;
+
+pub use command::Command;
+pub use level::parse_level;
 
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
 use crate::board::{Move, Position, Side};
-use crate::engine::{Engine, EngineSetup, GoMode, Info, Limit, Score};
+use crate::engine::{Engine, EngineSetup, GoMode, Limit};
 use crate::game::{Game, GameError};
 use crate::pdn;
 use crate::play::outcome::{Reason, UNFINISHED};
-use crate::play::time_control::parse_seconds;
 use crate::play::{Clock, Outcome, TimeControl};
+use command::HELP;
+use level::level_text;
+use output::{clock_text, info_line, Output};
 use std::io::{BufRead, Write};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// The largest depth `level depth` accepts: deeper never finishes anyway.
-const MAX_DEPTH: u32 = 64;
-/// Longest time setting accepted (a week): a typing slip, not a game.
-const MAX_TIME: Duration = Duration::from_secs(7 * 24 * 3600);
-
-/// Reads the words after `level`: `depth N`, `movetime S` or `time T+I`, the clock
-/// written as every front end writes it (seconds, or with a unit: `5m+3`).
-pub fn parse_level(words: &[&str]) -> Result<TimeControl, String> {
-    const USAGE: &str =
-        "write level depth N, level movetime S (seconds per move) or level time T+I (seconds for the game + seconds per move, or 5m+3 in minutes)";
-    match words {
-        ["depth", n] => match n.parse::<u32>() {
-            Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(TimeControl::Depth(d)),
-            _ => Err(format!(
-                "depth must be a whole number from 1 to {MAX_DEPTH}, not '{n}'"
-            )),
-        },
-        ["movetime" | "move", s] => {
-            let time = parse_seconds(s)
-                .filter(|t| !t.is_zero() && *t <= MAX_TIME)
-                .ok_or_else(|| {
-                    format!("movetime must be a number of seconds above 0, not '{s}'")
-                })?;
-            Ok(TimeControl::MoveTime(time))
-        }
-        ["time", clock] => parse_clock(clock),
-        // `level time 300 3` reads as naturally as `level time 300+3`.
-        ["time", t, i] => parse_clock(&format!("{t}+{i}")),
-        _ => Err(USAGE.into()),
-    }
-}
-
-/// A game clock as `kroon match --tc` reads it, without periods of moves.
-fn parse_clock(text: &str) -> Result<TimeControl, String> {
-    match text.parse::<TimeControl>()? {
-        TimeControl::Clock { time, .. } if time > MAX_TIME => {
-            Err(format!("'{text}' is more than a week for the game"))
-        }
-        TimeControl::Clock { moves: Some(_), .. } => Err(format!(
-            "'{text}': text mode plays the whole game on one clock (write time T+I)"
-        )),
-        clock => Ok(clock),
-    }
-}
-
-/// The level as text mode writes it; a clock in seconds as `level time` reads it,
-/// with minutes beside it for a clock of a minute or more, so a player used to
-/// minutes sees at once how `level time 5+3` was read.
-fn level_text(level: &TimeControl) -> String {
-    match level {
-        TimeControl::Depth(d) => format!("depth {d}"),
-        TimeControl::MoveTime(t) => format!("movetime {} s per move", t.as_secs_f64()),
-        TimeControl::Clock {
-            time, increment, ..
-        } => {
-            let minutes = if time.as_secs() >= 60 {
-                format!(", {} min", time.as_secs_f64() / 60.0)
-            } else {
-                " (write 5m+3 for minutes)".into()
-            };
-            format!(
-                "time {}+{} ({} s for the game{minutes}, +{} s a move)",
-                time.as_secs_f64(),
-                increment.as_secs_f64(),
-                time.as_secs_f64(),
-                increment.as_secs_f64()
-            )
-        }
-        // Not a form `level` takes; said as the command line would.
-        other => other.to_string(),
-    }
-}
-
-/// One line of input, parsed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    /// Move text, resolved against the position later.
-    Move(String),
-    /// A bare number: the choice among the captures an ambiguous move listed.
-    Choose(usize),
-    Go,
-    New,
-    Undo,
-    Redo,
-    Swap,
-    /// `level` with no words shows the level.
-    Level(Option<TimeControl>),
-    /// `fen` with no text shows the position's FEN.
-    Fen(Option<String>),
-    Moves,
-    Hint,
-    Board,
-    Save(String),
-    Load(String),
-    Help,
-    Quit,
-    /// An empty line.
-    Nothing,
-}
-
-impl Command {
-    /// Parses a line. The error is a message for the player.
-    pub fn parse(line: &str) -> Result<Command, String> {
-        let line = line.trim();
-        let Some(first) = line.chars().next() else {
-            return Ok(Command::Nothing);
-        };
-        if first.is_ascii_digit() {
-            if line.bytes().all(|b| b.is_ascii_digit()) {
-                return line
-                    .parse()
-                    .map(Command::Choose)
-                    .map_err(|_| format!("'{line}' is too large a number"));
-            }
-            return Ok(Command::Move(line.to_string()));
-        }
-        let (word, rest) = line
-            .split_once(char::is_whitespace)
-            .map_or((line, ""), |(w, r)| (w, r.trim()));
-        let word = word.to_ascii_lowercase();
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        let no_argument = |command: Command| {
-            if rest.is_empty() {
-                Ok(command)
-            } else {
-                Err(format!("'{word}' takes nothing after it, not '{rest}'"))
-            }
-        };
-        let file = |make: fn(String) -> Command| {
-            if rest.is_empty() {
-                Err(format!("'{word}' needs a file name: {word} FILE"))
-            } else {
-                Ok(make(rest.to_string()))
-            }
-        };
-        match word.as_str() {
-            "go" => no_argument(Command::Go),
-            "new" => no_argument(Command::New),
-            "undo" | "back" => no_argument(Command::Undo),
-            "redo" | "forward" => no_argument(Command::Redo),
-            "swap" => no_argument(Command::Swap),
-            "moves" => no_argument(Command::Moves),
-            "hint" => no_argument(Command::Hint),
-            "board" | "show" => no_argument(Command::Board),
-            "help" | "?" => Ok(Command::Help),
-            "quit" | "exit" | "q" => no_argument(Command::Quit),
-            "level" if words.is_empty() => Ok(Command::Level(None)),
-            "level" => {
-                let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-                let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
-                parse_level(&lower).map(|l| Command::Level(Some(l)))
-            }
-            "time" if words.is_empty() => Ok(Command::Level(None)),
-            "time" => {
-                let mut all = vec!["time"];
-                all.extend(&words);
-                parse_level(&all).map(|l| Command::Level(Some(l)))
-            }
-            "fen" if rest.is_empty() => Ok(Command::Fen(None)),
-            "fen" => Ok(Command::Fen(Some(rest.to_string()))),
-            "save" => file(Command::Save),
-            "load" => file(Command::Load),
-            _ => Err(format!(
-                "unknown command '{word}': type a move like 32-28, or help for the commands"
-            )),
-        }
-    }
-}
-
-const HELP: &str = "\
-Type a move in any usual form: 32-28, 28x19, 28x19x23 (PDN path or Hub's captured squares).
-When a short capture fits several moves they are listed numbered; type the number.
-Commands:
-  go              Kroon takes the side to move and plays now
-  new             a new game from the start position
-  undo            take back one move (Kroon does not answer by itself after undo or redo)
-  redo            play again the move taken back
-  swap            Kroon takes the other side (and moves if it is now its turn)
-  level depth N   search N plies per move
-  level movetime S    S seconds per move
-  level time T+I  (or: time T+I) a game clock: T seconds each (5m for minutes), I added per move
-  level           show the level
-  fen [FEN]       show the position as FEN, or set it (W:W31-50:B1-20; K before a king)
-  moves           list the legal moves
-  hint            ask Kroon for a move without playing it
-  board           draw the board again
-  save FILE       write the game as PDN
-  load FILE       read a game from PDN (as save writes it: FEN tag and moves)
-  help            this text
-  quit            leave (the end of input also leaves)
-Kroon replies by itself after your move when it is its turn; scores are from White's view.";
-
-/// Where text goes: the command loop and the search thread's progress lines share it.
-#[derive(Clone)]
-struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    fn write(&self, text: &str) {
-        let mut w = self
-            .0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        // A closed terminal or pipe will show as the end of input; nothing to do here.
-        let _ = w.write_all(text.as_bytes());
-        let _ = w.flush();
-    }
-
-    fn line(&self, text: &str) {
-        self.write(&format!("{text}\n"));
-    }
-}
-
-/// A score from White's view, in men, or the forced win or loss in moves.
-fn score_text(white_view: Score) -> String {
-    match white_view.decisive_plies() {
-        Some(p) if p >= 0 => format!("White wins in {}", (p + 1) / 2),
-        Some(p) => format!("Black wins in {}", (1 - p) / 2),
-        None => format!("{:+.2}", white_view.men()),
-    }
-}
-
-/// Moves in PDN, played on from `pos`; an illegal move (never expected) ends the line.
-fn line_text(pos: &Position, moves: &[Move]) -> String {
-    let mut pos = *pos;
-    let mut out = Vec::new();
-    for &mv in moves {
-        if !legal_moves(&pos).contains(&mv) {
-            break;
-        }
-        out.push(pdn_move(&pos, mv));
-        pos = pos.play(mv);
-    }
-    out.join(" ")
-}
-
-fn white_view(score: Score, side: Side) -> Score {
-    match side {
-        Side::White => score,
-        Side::Black => -score,
-    }
-}
-
-fn info_line(root: &Position, info: &Info) -> String {
-    if info.from_book {
-        return format!(
-            "  book move  score {:>8}  line {}",
-            score_text(white_view(info.score, root.side_to_move())),
-            line_text(root, &info.pv)
-        );
-    }
-    format!(
-        "  depth {:>2}  score {:>8}  nodes {:>10}  time {:>6.2} s  pv {}",
-        info.depth,
-        score_text(white_view(info.score, root.side_to_move())),
-        info.nodes,
-        info.time.as_secs_f64(),
-        line_text(root, &info.pv)
-    )
-}
-
-/// `m:ss`, or `s.t` under ten seconds, where the tenths matter.
-fn clock_text(d: Duration) -> String {
-    let secs = d.as_secs();
-    if secs < 10 {
-        format!("{}.{}", secs, d.subsec_millis() / 100)
-    } else {
-        format!("{}:{:02}", secs / 60, secs % 60)
-    }
-}
 
 /// A text-mode session: the game, the engine, who plays what and the clocks.
 pub struct Session {
@@ -753,7 +494,7 @@ impl Session {
 
 /// Plays on these streams until `quit` or the end of input.
 pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static, setup: &EngineSetup) {
-    let out = Output(Arc::new(Mutex::new(Box::new(output))));
+    let out = Output::new(output);
     let mut session = Session::new(setup, out);
     session.say(&format!(
         "Kroon {}, international draughts. You play White, Kroon plays Black; type help for the commands.",
@@ -778,72 +519,4 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static, setup: 
         }
     }
     session.say("Goodbye.");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn commands_parse() {
-        assert_eq!(
-            Command::parse("  32-28 "),
-            Ok(Command::Move("32-28".into()))
-        );
-        assert_eq!(Command::parse("2"), Ok(Command::Choose(2)));
-        assert_eq!(Command::parse("GO"), Ok(Command::Go));
-        assert_eq!(Command::parse(""), Ok(Command::Nothing));
-        assert_eq!(
-            Command::parse("level depth 3"),
-            Ok(Command::Level(Some(TimeControl::Depth(3))))
-        );
-        assert_eq!(
-            Command::parse("time 5m+3"),
-            Ok(Command::Level(Some(TimeControl::Clock {
-                time: Duration::from_secs(300),
-                increment: Duration::from_secs(3),
-                moves: None
-            })))
-        );
-        assert_eq!(
-            Command::parse("level time 300 3"),
-            Command::parse("time 5m+3")
-        );
-        assert_eq!(
-            Command::parse("level movetime 0.5"),
-            Ok(Command::Level(Some(TimeControl::MoveTime(
-                Duration::from_millis(500)
-            ))))
-        );
-        assert_eq!(
-            Command::parse("fen W:W31-50:B1-20"),
-            Ok(Command::Fen(Some("W:W31-50:B1-20".into())))
-        );
-        assert_eq!(
-            Command::parse("save a b.pdn"),
-            Ok(Command::Save("a b.pdn".into()))
-        );
-    }
-
-    #[test]
-    fn bad_commands_say_why() {
-        for bad in [
-            "frobnicate",
-            "level depth 0",
-            "level depth x",
-            "level time -1",
-            "level time 5+x",
-            "level time 40/120",
-            "level time 9999999",
-            "level movetime nan",
-            "level movetime inf",
-            "level speed 3",
-            "save",
-            "undo now",
-            "99999999999999999999999",
-        ] {
-            let err = Command::parse(bad).expect_err(bad);
-            assert!(!err.is_empty());
-        }
-    }
 }

@@ -9,8 +9,8 @@
 //! squares and paths, and sends back the move it chose; it never judges a move.
 //!
 //! This file holds the session's state and its event loop; what the page asks is
-//! in [`actions`], the engine's searches in [`search`], the JSON the page draws in
-//! [`state`].
+//! in `actions`, the engine's searches in `search`, the JSON the page draws in
+//! `state`.
 
 mod actions;
 mod search;

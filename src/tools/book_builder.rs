@@ -270,10 +270,10 @@ fn progress_line(
     )
 }
 
-/// `kroon book build`: grows the book in `config.out` to `config.positions`
-/// positions, resuming from the file if it exists.
-pub fn run(config: &BuildConfig) -> Result<(), String> {
-    let mut tree = if config.out.exists() {
+/// The tree to grow: the book in `config.out` if it exists (refused when its
+/// leaves were searched with another node count), else an empty one.
+fn open_tree(config: &BuildConfig) -> Result<Tree, String> {
+    if config.out.exists() {
         let book = crate::book::Book::load(&config.out)?;
         if book.settings().leaf_nodes != config.settings.leaf_nodes {
             return Err(format!(
@@ -290,11 +290,16 @@ pub fn run(config: &BuildConfig) -> Result<(), String> {
             config.out.display(),
             tree.nodes.len()
         );
-        tree
+        Ok(tree)
     } else {
-        Tree::from_entries(&[])
-    };
-    let mut engines: Vec<Engine> = (0..config.threads.max(1))
+        Ok(Tree::from_entries(&[]))
+    }
+}
+
+/// One engine for each of the build's threads, each searching on one thread, so
+/// that a leaf's score does not depend on the machine.
+fn leaf_engines(config: &BuildConfig) -> Vec<Engine> {
+    (0..config.threads.max(1))
         .map(|_| {
             let mut engine = Engine::new(EngineOptions {
                 threads: 1,
@@ -303,7 +308,42 @@ pub fn run(config: &BuildConfig) -> Result<(), String> {
             engine.set_evaluator(config.evaluator.clone());
             engine
         })
-        .collect();
+        .collect()
+}
+
+/// Expands `leaves`: their successors not yet in the tree are searched and added
+/// as new leaves. Returns how many were searched.
+fn expand(tree: &mut Tree, leaves: Vec<Key>, engines: &mut [Engine], leaf_nodes: u64) -> u64 {
+    let mut new = Vec::new();
+    let mut seen = HashSet::new();
+    for &leaf in &leaves {
+        let position = tree.nodes[&leaf].position;
+        for mv in legal_moves(&position) {
+            let after = position.play(mv);
+            if !tree.nodes.contains_key(&after.key()) && seen.insert(after.key()) {
+                new.push(after);
+            }
+        }
+    }
+    let scores = search_all(&new, engines, leaf_nodes);
+    let searched = new.len() as u64;
+    for (position, score) in new.into_iter().zip(scores) {
+        tree.insert(position, score, false);
+    }
+    for leaf in leaves {
+        tree.nodes
+            .get_mut(&leaf)
+            .expect("a leaf of the tree")
+            .expanded = true;
+    }
+    searched
+}
+
+/// `kroon book build`: grows the book in `config.out` to `config.positions`
+/// positions, resuming from the file if it exists.
+pub fn run(config: &BuildConfig) -> Result<(), String> {
+    let mut tree = open_tree(config)?;
+    let mut engines = leaf_engines(config);
     let leaf_nodes = config.settings.leaf_nodes;
     if tree.nodes.is_empty() {
         let start = Position::initial();
@@ -320,28 +360,7 @@ pub fn run(config: &BuildConfig) -> Result<(), String> {
             eprintln!("no line within the margin is left to expand");
             break;
         }
-        let mut new = Vec::new();
-        let mut seen = HashSet::new();
-        for &leaf in &leaves {
-            let position = tree.nodes[&leaf].position;
-            for mv in legal_moves(&position) {
-                let after = position.play(mv);
-                if !tree.nodes.contains_key(&after.key()) && seen.insert(after.key()) {
-                    new.push(after);
-                }
-            }
-        }
-        let scores = search_all(&new, &mut engines, leaf_nodes);
-        searched += new.len() as u64;
-        for (position, score) in new.into_iter().zip(scores) {
-            tree.insert(position, score, false);
-        }
-        for leaf in leaves {
-            tree.nodes
-                .get_mut(&leaf)
-                .expect("a leaf of the tree")
-                .expanded = true;
-        }
+        searched += expand(&mut tree, leaves, &mut engines, leaf_nodes);
         if last_write.elapsed() >= CHECKPOINT {
             write_book(config, &tree)?;
             last_write = Instant::now();
