@@ -47,5 +47,5 @@ pub mod tools;
 
 // The layers below, under the names the applications have always used: the rules
 // core (`kroon-rules`) and the engine (`kroon-engine`) are crates of their own.
-pub use kroon_engine::{book, checksum, egdb, engine, eval, openings, random, search};
+pub use kroon_engine::{book, checksum, egdb, engine, eval, openings, random};
 pub use kroon_rules::{board, game, pdn, wdl};

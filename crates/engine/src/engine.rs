@@ -19,7 +19,6 @@ use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::random::Rng;
 use crate::search::control::Control;
-use crate::search::pruning::{Pruning, PRUNING};
 use crate::search::root::{self, SearchParams};
 use crate::search::tt::TranspositionTable;
 use kroon_rules::game::Game;
@@ -28,6 +27,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+pub use crate::search::pruning::{Pruning, PRUNING};
+pub use crate::search::time::nodes_as_time;
 pub use crate::search::{GoMode, Info, Limit, Score, SearchResult};
 
 /// Engine options, as a front end sets them.
@@ -249,7 +250,7 @@ impl Engine {
     }
 
     /// The next searches' clock: `rate` nodes a second (see
-    /// [`Control::with_node_rate`]), or the real clock (None or 0).
+    /// `Control::with_node_rate`), or the real clock (None or 0).
     pub fn set_node_rate(&mut self, rate: Option<u64>) {
         self.node_rate = rate.filter(|&r| r > 0);
     }

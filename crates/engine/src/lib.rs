@@ -25,6 +25,6 @@ pub mod engine;
 pub mod eval;
 pub mod openings;
 pub mod random;
-pub mod search;
+mod search;
 
 pub use engine::{Engine, EngineOptions, GoMode, Info, Limit, Score, SearchResult};

@@ -3,17 +3,17 @@
 //! nodes (young brothers wait), and time allocation.
 //! Front ends use it through [`crate::engine::Engine`].
 
-pub mod control;
+pub(crate) mod control;
 mod node;
-pub mod ordering;
+pub(crate) mod ordering;
 mod presence;
-pub mod pruning;
-pub mod root;
-pub mod score;
-pub mod split_point;
-pub mod time;
-pub mod tt;
-pub mod worker;
+pub(crate) mod pruning;
+pub(crate) mod root;
+pub(crate) mod score;
+pub(crate) mod split_point;
+pub(crate) mod time;
+pub(crate) mod tt;
+pub(crate) mod worker;
 
 use kroon_rules::board::Move;
 use std::time::Duration;

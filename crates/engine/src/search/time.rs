@@ -1,5 +1,5 @@
 //! Search limits and the time each one allows. Front ends state how a game is
-//! timed as a [`crate::play::TimeControl`], which gives a move its [`Limit`].
+//! timed as a `TimeControl` (the play layer of the `kroon` package), which gives a move its [`Limit`].
 
 use std::time::Duration;
 

@@ -217,12 +217,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Nodes this worker visited.
-    #[must_use]
-    pub fn nodes(&self) -> u64 {
-        self.nodes + self.unflushed
-    }
-
     /// Counts a node: a position reached by a move, as Scan counts them, so that the
     /// two engines' nodes per second compare. A position searched again (probcut's
     /// verification, a re-search after a reduction or a null window) is no new node;
