@@ -212,7 +212,7 @@ fn bad_input_gets_a_clear_message_and_play_goes_on() {
     assert_has(&out, "Not a move: '0-0' is not a move");
     assert_has(&out, "Bad FEN: ");
     assert_eq!(out.matches("Bad FEN: ").count(), 2, "{out}");
-    assert_has(&out, "depth must be a whole number from 1 to 64, not '0'");
+    assert_has(&out, "depth must be a whole number from 1 to 100, not '0'");
     assert_has(&out, "write level depth N");
     assert_has(
         &out,

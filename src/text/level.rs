@@ -1,12 +1,11 @@
 //! The level a text-mode game is played at: reading the words of `level` and
 //! `time` into a [`TimeControl`], and writing it back for the player.
 
+use crate::engine::MAX_DEPTH;
 use crate::play::time_control::parse_seconds;
 use crate::play::TimeControl;
 use std::time::Duration;
 
-/// The largest depth `level depth` accepts: deeper never finishes anyway.
-const MAX_DEPTH: u32 = 64;
 /// Longest time setting accepted (a week): a typing slip, not a game.
 const MAX_TIME: Duration = Duration::from_secs(7 * 24 * 3600);
 

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 pub use crate::search::pruning::{Pruning, PRUNING};
+pub use crate::search::root::MAX_DEPTH;
 pub use crate::search::time::nodes_as_time;
 pub use crate::search::{GoMode, Info, Limit, Score, SearchResult};
 

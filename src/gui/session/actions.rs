@@ -12,8 +12,7 @@ use crate::play::{Clock, Outcome, TimeControl};
 use serde_json::{json, Value};
 use std::time::Instant;
 
-/// The deepest search a level may ask for.
-const MAX_DEPTH: u32 = 64;
+use crate::engine::MAX_DEPTH;
 
 impl Session {
     /// Carries out one action of the page.
