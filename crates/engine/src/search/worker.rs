@@ -7,7 +7,7 @@ use super::node::{moves_a_king, Frame, Node, Played, MAX_PLY};
 use super::ordering::{FollowUps, History, Killers, Reductions, KILLER_SCORES, TT_MOVE_SCORE};
 use super::pruning::{Pruning, PRUNING};
 use super::score::Score;
-use super::split_point::{Outcome, SplitMove, SplitPoint, SplitPool};
+use super::split_point::{SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
 use crate::egdb::Tables;
 use crate::eval::Evaluator;
@@ -17,6 +17,7 @@ use kroon_rules::board::{Key, Move, Position};
 use std::sync::Arc;
 
 mod quiescence;
+mod split;
 mod tables;
 
 use tables::TableProbe;
@@ -28,10 +29,6 @@ use tables::TableProbe;
 const NEAR_LEAF_DEPTH: i32 = 3;
 const NEAR_LEAF_MB: usize = 1;
 
-/// Nodes at least this deep share their moves with idle threads. (Depth 14 on the
-/// 96 positions of benches/middlegame.fen, 2 threads: 4 and 6 were level with 5
-/// within the noise, 3 was 5-10% slower.)
-const SPLIT_DEPTH: i32 = 5;
 /// Nodes this shallow probe the table only when its filter says that the key may be
 /// there: at depth 1 two probes in three miss. For threads that share their nodes,
 /// whose every probe goes to the shared table. Two threads ran 1.80x one thread's
@@ -614,28 +611,9 @@ impl<'a> Worker<'a> {
         for i in 0..n {
             // Young brothers wait: the first move is searched alone, since it often
             // cuts off; after it, idle threads may share the others.
-            if i > 0
-                && node.depth >= SPLIT_DEPTH
-                && i + 1 < n
-                && self.pool.is_some_and(SplitPool::has_idle)
-            {
-                let outcome = self.split(node, moves, &mut order[i..], i, alpha, best);
-                best = best.max(outcome.best);
-                if let Some(found) = outcome.best_move {
-                    alpha = outcome.alpha;
-                    best_index = Some(found.index);
-                    if node.ply == 0 {
-                        self.root_score = alpha;
-                    }
-                    if alpha >= node.beta && !node.capture && !self.stopped {
-                        let side = node.pos.side_to_move();
-                        let bonus = node.depth * node.depth;
-                        self.killers.add(node.ply, found.mv);
-                        self.history.update(side, found.mv, bonus);
-                        self.reward_follow_up(node, found.mv, bonus);
-                    }
-                }
-                break;
+            if self.may_split(node, i, n) {
+                let shared = &mut order[i..];
+                return self.search_shared(node, moves, shared, i, alpha, best, best_index);
             }
             // Selection sort, one step per move (the first step was done above): most
             // nodes cut off after one or two. Equal scores go in the order the swaps
@@ -841,126 +819,6 @@ impl<'a> Worker<'a> {
             reduction -= 1;
         }
         reduction.clamp(0, node.new_depth - 1)
-    }
-
-    /// Shares the moves left at `node` (their ordering keys in `order`, the first of
-    /// them move number `first_number`) with idle threads, searches them with them,
-    /// and waits until all are done.
-    fn split(
-        &mut self,
-        node: &Node,
-        moves: &[Move],
-        order: &mut [i64],
-        first_number: usize,
-        alpha: Score,
-        best: Score,
-    ) -> Outcome {
-        let pool = self.pool.expect("only workers with a pool split");
-        // The threads take the moves in this order, so it is sorted all at once here
-        // (stable: ties keep their list order, which the serial search's swaps may not).
-        order.sort_by_key(|&k| std::cmp::Reverse(k >> 16));
-        let list = order
-            .iter()
-            .map(|&k| SplitMove {
-                mv: moves[key_index(k)],
-                score: (k >> 16) as i32,
-                index: key_index(k),
-            })
-            .collect();
-        let outcome = Outcome {
-            alpha,
-            best,
-            best_move: None,
-        };
-        let parent = self.splits.last().cloned();
-        let sp = Arc::new(SplitPoint::new(
-            *node,
-            self.keys.clone(),
-            list,
-            first_number,
-            outcome,
-            parent,
-        ));
-        pool.open(&sp);
-        self.work_at(&sp);
-        // Helpers may still search moves here: help them at the split points they
-        // make below this one, or wait.
-        pool.set_idle(true);
-        let mut spins = 0u32;
-        // The helpers' last moves take microseconds to a few milliseconds: spin, but
-        // yield now and then in case there are more threads than cores.
-        while sp.workers() != 0 || !pool.close(&sp) {
-            spins += 1;
-            if spins.is_multiple_of(64) {
-                match pool.join(Some(&sp)) {
-                    Some(below) => self.help_at(&below),
-                    None => std::thread::yield_now(),
-                }
-            }
-            std::hint::spin_loop();
-        }
-        pool.set_idle(false);
-        self.stopped = self.must_stop();
-        let outcome = sp.outcome();
-        if node.pv_node && outcome.best_move.is_some() {
-            self.frames[node.ply].pv = sp.pv();
-        }
-        outcome
-    }
-
-    /// Takes moves from a split point and searches them until none is left, the
-    /// split point is cut off, or the search stops; then leaves it.
-    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
-        let pool = self.pool.expect("only workers with a pool split");
-        self.splits.push(Arc::clone(sp));
-        self.stopped = self.must_stop();
-        while !self.stopped {
-            let Some((i, m)) = sp.take() else {
-                break;
-            };
-            let (alpha, best) = sp.bounds();
-            let Some(score) = self.search_move(&sp.node, i, m.mv, m.score, alpha, best, Some(sp))
-            else {
-                continue;
-            };
-            if self.stopped {
-                break;
-            }
-            pool.report(sp, m, score, &self.frames[sp.node.ply + 1].pv);
-        }
-        self.splits.pop();
-        sp.leave();
-    }
-
-    /// Works at a split point made by another thread (an idle thread, which is busy
-    /// meanwhile).
-    fn help_at(&mut self, sp: &Arc<SplitPoint>) {
-        let pool = self.pool.expect("only workers with a pool help");
-        pool.set_idle(false);
-        let own = std::mem::replace(&mut self.keys, sp.keys.clone());
-        self.work_at(sp);
-        self.keys = own;
-        self.stopped = self.must_stop();
-        pool.set_idle(true);
-    }
-
-    /// A helper's life: work at any split point until the search is over.
-    pub fn help(&mut self) {
-        let pool = self.pool.expect("helpers have a pool");
-        pool.set_idle(true);
-        while !pool.is_finished() {
-            match pool.join(None) {
-                Some(sp) => self.help_at(&sp),
-                None => {
-                    for _ in 0..32 {
-                        std::hint::spin_loop();
-                    }
-                    std::thread::yield_now();
-                }
-            }
-        }
-        pool.set_idle(false);
-        self.flush();
     }
 }
 
