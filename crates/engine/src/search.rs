@@ -4,8 +4,9 @@
 //! Front ends use it through [`crate::engine::Engine`].
 
 pub mod control;
+mod history;
 mod node;
-pub mod ordering;
+mod picker;
 mod presence;
 pub mod pruning;
 pub mod root;

@@ -1,6 +1,7 @@
 //! The search's pruning and reduction margins, in one place so that games can tune
 //! them: a front end sets them by name (Hub's `pruning` param, `name:value` pairs),
 //! so a match or a tuner can play two settings against each other with one binary.
+//! Also the table of late-move reductions made from them.
 
 use std::fmt;
 
@@ -116,6 +117,32 @@ impl fmt::Display for Pruning {
     }
 }
 
+/// Late-move reductions by depth and move number (both capped at 63).
+pub struct Reductions {
+    table: Vec<u8>,
+}
+
+impl Reductions {
+    #[must_use]
+    pub fn new(base: i32, div: i32) -> Reductions {
+        let mut table = vec![0u8; 64 * 64];
+        for depth in 1..64 {
+            for n in 1..64 {
+                let r = f64::from(base) / 100.0
+                    + (depth as f64).ln() * (n as f64).ln() / (f64::from(div) / 100.0);
+                table[depth * 64 + n] = r as u8;
+            }
+        }
+        Reductions { table }
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, depth: i32, move_number: usize) -> i32 {
+        i32::from(self.table[(depth.clamp(0, 63) as usize) * 64 + move_number.min(63)])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +185,13 @@ mod tests {
         assert!(err.contains("lots"), "{err}");
         let err = PRUNING.with_changes("rfp-margin=80").unwrap_err();
         assert!(err.contains("name:value"), "{err}");
+    }
+
+    #[test]
+    fn reductions_grow() {
+        let p = PRUNING;
+        let r = Reductions::new(p.lmr_base, p.lmr_div);
+        assert!(r.get(2, 2) <= r.get(10, 20));
+        assert_eq!(r.get(1, 1), 0);
     }
 }

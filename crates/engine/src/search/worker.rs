@@ -3,9 +3,10 @@
 //! the horizon, the exchanges the side to move can offer).
 
 use super::control::Control;
-use super::node::{moves_a_king, Frame, Node, Played, MAX_PLY};
-use super::ordering::{FollowUps, History, Killers, Reductions, KILLER_SCORES, TT_MOVE_SCORE};
-use super::pruning::{Pruning, PRUNING};
+use super::history::{Earlier, Histories, FOLLOW_UP_PLIES};
+use super::node::{Frame, Node, Played, MAX_PLY};
+use super::picker::{Picker, KILLER_SCORES};
+use super::pruning::{Pruning, Reductions, PRUNING};
 use super::score::Score;
 use super::split_point::{SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
@@ -54,11 +55,6 @@ const ASPIRATION_GIVE_UP: i32 = 600;
 /// Chosen with the move ordering's packed keys, untuned since.
 const GOOD_HISTORY: i32 = 2000;
 
-/// The follow-up histories: a quiet move is also scored by the move one ply up (what
-/// it answers), two plies up (the side's own move before) and four (the one before
-/// that: the plan the side is carrying out).
-const FOLLOW_UP_PLIES: [usize; 3] = [1, 2, 4];
-
 /// What one completed iteration found.
 #[derive(Clone, Debug)]
 pub struct Iteration {
@@ -84,10 +80,8 @@ pub struct Worker<'a> {
     /// node's key is last.
     keys: Vec<Key>,
     frames: Vec<Frame>,
-    killers: Killers,
-    history: History,
-    /// Follow-up histories, by the move [`FOLLOW_UP_PLIES`] up.
-    follow_ups: [FollowUps; FOLLOW_UP_PLIES.len()],
+    /// What this thread learned about quiet moves, for ordering them.
+    histories: Histories,
     reductions: Reductions,
     /// The margins of pruning and reductions (`reductions` is made from them).
     pruning: Pruning,
@@ -109,31 +103,6 @@ pub struct Worker<'a> {
     tables: TableProbe<'a>,
     /// The root moves to search, when the tables allow only some.
     root_moves: Option<Vec<Move>>,
-}
-
-/// A move's ordering key: its ordering score in the high bits, its index in the move
-/// list in the low 16. The sort compares the scores only (`key >> 16`).
-#[inline]
-fn ordering_key(score: i32, index: usize) -> i64 {
-    i64::from(score) << 16 | index as i64
-}
-
-/// Where the best ordering score from `from` on is in `order` (the first of equals).
-#[inline]
-fn best_from(order: &[i64], from: usize) -> usize {
-    let mut best = from;
-    for j in from + 1..order.len() {
-        if order[j] >> 16 > order[best] >> 16 {
-            best = j;
-        }
-    }
-    best
-}
-
-/// The move-list index an ordering key was made from.
-#[inline]
-fn key_index(key: i64) -> usize {
-    (key & 0xFFFF) as usize
 }
 
 impl<'a> Worker<'a> {
@@ -164,9 +133,7 @@ impl<'a> Worker<'a> {
             eval,
             keys,
             frames,
-            killers: Killers::new(),
-            history: History::new(),
-            follow_ups: std::array::from_fn(|_| FollowUps::new()),
+            histories: Histories::new(),
             reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
             pruning: PRUNING,
             nodes: 0,
@@ -378,8 +345,19 @@ impl<'a> Worker<'a> {
             }
         };
         let mut order = std::mem::take(&mut self.frames[ply].order);
-        let first = self.order_moves(pos, &moves, &mut order, tt_index, node.capture, ply);
-        let (best, best_index) = self.search_moves(&node, &moves, &mut order, first, alpha);
+        let earlier = self.earlier_moves(ply);
+        let picker = Picker::new(
+            &mut order,
+            pos,
+            &moves,
+            tt_index,
+            node.capture,
+            &self.histories,
+            ply,
+            &earlier,
+        );
+        self.histories.clear_child_killers(ply);
+        let (best, best_index) = self.search_moves(&node, &moves, picker, alpha);
         let best = best.clamp(table_bounds.0, table_bounds.1);
         if !self.stopped {
             let bound = if best >= beta {
@@ -546,86 +524,29 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// Fills `order` with each move's ordering key (see `ordering_key`): the table's
-    /// move first, then captures of kings, killers, and quiet moves by the sum of the
-    /// plain and the follow-up histories.
-    /// Returns the index of the first move to search, found while the keys are made:
-    /// most nodes cut off on it, and so need no selection step at all.
-    #[inline(always)]
-    fn order_moves(
-        &mut self,
-        pos: &Position,
-        moves: &[Move],
-        order: &mut Vec<i64>,
-        tt_index: Option<u8>,
-        capture: bool,
-        ply: usize,
-    ) -> usize {
-        order.clear();
-        let killers = self.killers.get(ply);
-        let side = pos.side_to_move();
-        let earlier = self.earlier_moves(ply);
-        let (mut first, mut first_score) = (0, 0);
-        for (i, &mv) in moves.iter().enumerate() {
-            let s = if tt_index == Some(i as u8) {
-                TT_MOVE_SCORE
-            } else if capture {
-                // Taking kings first.
-                (mv.captured().0 & pos.kings(side.opponent()).0).count_ones() as i32
-            } else if killers[0] == Some(mv) {
-                KILLER_SCORES[0]
-            } else if killers[1] == Some(mv) {
-                KILLER_SCORES[1]
-            } else {
-                let king = moves_a_king(pos, mv);
-                let follow_ups = (self.follow_ups.iter().zip(earlier))
-                    .map(|(table, p)| p.map_or(0, |p| table.get(p, king, mv.to_bit())))
-                    .sum::<i32>();
-                self.history.get(side, mv) + follow_ups
-            };
-            if i == 0 || s > first_score {
-                (first, first_score) = (i, s);
-            }
-            order.push(ordering_key(s, i));
-        }
-        self.killers.clear_child(ply);
-        first
-    }
-
-    /// The move loop of `node`: its moves in the order of their keys in `order`
-    /// (`first` the index of the first), each searched by [`Worker::search_move`],
-    /// until one beats beta. Returns the best score and the list index of the move
-    /// that raised alpha last, if any.
+    /// The move loop of `node`: its moves as the `picker` hands them out, each
+    /// searched by [`Worker::search_move`], until one beats beta. Returns the best
+    /// score and the list index of the move that raised alpha last, if any.
     #[inline(always)]
     fn search_moves(
         &mut self,
         node: &Node,
         moves: &[Move],
-        order: &mut [i64],
-        first: usize,
+        mut picker: Picker,
         mut alpha: Score,
     ) -> (Score, Option<usize>) {
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
-        let n = order.len();
+        let n = picker.len();
         for i in 0..n {
             // Young brothers wait: the first move is searched alone, since it often
             // cuts off; after it, idle threads may share the others.
             if self.may_split(node, i, n) {
-                let shared = &mut order[i..];
-                return self.search_shared(node, moves, shared, i, alpha, best, best_index);
+                return self.search_shared(node, moves, &mut picker, i, alpha, best, best_index);
             }
-            // Selection sort, one step per move (the first step was done above): most
-            // nodes cut off after one or two. Equal scores go in the order the swaps
-            // leave them. The bench signature depends on that order: the generator's
-            // order gave its 12 positions 44% more nodes, but on the 81 two-move
-            // openings it searched 1-8% fewer.
-            let best_j = if i == 0 { first } else { best_from(order, i) };
-            order.swap(i, best_j);
-            let index = key_index(order[i]);
-            let move_score = (order[i] >> 16) as i32;
-            let mv = moves[index];
-            let Some(score) = self.search_move(node, i, mv, move_score, alpha, best, None) else {
+            let pick = picker.pick();
+            let mv = moves[pick.index];
+            let Some(score) = self.search_move(node, i, mv, pick.score, alpha, best, None) else {
                 continue;
             };
             if self.stopped {
@@ -634,14 +555,14 @@ impl<'a> Worker<'a> {
             if score > best {
                 best = score;
                 if score > alpha {
-                    best_index = Some(index);
+                    best_index = Some(pick.index);
                     alpha = score;
                     if node.pv_node {
                         self.update_pv(node.ply, mv, score);
                     }
                     if score >= node.beta {
                         if !node.capture {
-                            self.reward_cutoff(node, moves, &order[..i], mv);
+                            self.reward_cutoff(node, mv, picker.tried().map(|j| moves[j]));
                         }
                         break;
                     }
@@ -664,39 +585,20 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The quiet move `mv` cut off at `node`: it becomes a killer and its history
-    /// rises; the quiet moves tried before it (their keys in `tried`) did not cut
-    /// off, and theirs falls.
+    /// The quiet move `mv` cut off at `node`, after the quiet moves `tried`: see
+    /// [`Histories::reward_cutoff`].
     #[inline(always)]
-    fn reward_cutoff(&mut self, node: &Node, moves: &[Move], tried: &[i64], mv: Move) {
-        let side = node.pos.side_to_move();
-        self.killers.add(node.ply, mv);
-        let bonus = node.depth * node.depth;
-        self.history.update(side, mv, bonus);
-        self.reward_follow_up(node, mv, bonus);
-        for &earlier in tried {
-            let other = moves[key_index(earlier)];
-            self.history.update(side, other, -bonus);
-            self.reward_follow_up(node, other, -bonus);
-        }
-    }
-
-    /// Moves the follow-up history of quiet move `mv` at `node` by `bonus`.
-    #[inline(always)]
-    fn reward_follow_up(&mut self, node: &Node, mv: Move, bonus: i32) {
-        let king = moves_a_king(&node.pos, mv);
+    fn reward_cutoff(&mut self, node: &Node, mv: Move, tried: impl Iterator<Item = Move>) {
         let earlier = self.earlier_moves(node.ply);
-        for (table, p) in self.follow_ups.iter_mut().zip(earlier) {
-            if let Some(p) = p {
-                table.update(p, king, mv.to_bit(), bonus);
-            }
-        }
+        let at = (node.ply, node.depth);
+        self.histories
+            .reward_cutoff(&node.pos, at, mv, tried, &earlier);
     }
 
     /// The moves [`FOLLOW_UP_PLIES`] up from the node at `ply`, those played in this
     /// search (the root's are the game's, not known here).
     #[inline(always)]
-    fn earlier_moves(&self, ply: usize) -> [Option<Played>; FOLLOW_UP_PLIES.len()] {
+    fn earlier_moves(&self, ply: usize) -> Earlier {
         FOLLOW_UP_PLIES.map(|up| ply.checked_sub(up).and_then(|p| self.frames[p].played))
     }
 

@@ -2,8 +2,9 @@
 //! how a worker offers the moves left at a node to idle threads and searches them
 //! with them, and how an idle worker joins the split points of others.
 
-use super::{key_index, Worker};
+use super::Worker;
 use crate::search::node::Node;
+use crate::search::picker::Picker;
 use crate::search::score::Score;
 use crate::search::split_point::{Outcome, SplitMove, SplitPoint, SplitPool};
 use kroon_rules::board::Move;
@@ -26,23 +27,24 @@ impl Worker<'_> {
             && self.pool.is_some_and(SplitPool::has_idle)
     }
 
-    /// Searches the moves left at `node` (their keys in `order`, the first of them
-    /// move number `first_number`) with the threads that help (see
+    /// Searches the moves the `picker` has left at `node` (the first of them move
+    /// number `first_number`) with the threads that help (see
     /// [`Worker::split`]), and takes in what they found: returns the node's best
     /// score, and the list index of the move that raised alpha last (`best_index`
-    /// if none of these did). A cutoff rewards its move as the serial loop does.
+    /// if none of these did). A cutoff rewards its move as the serial loop does (but punishes
+    /// none of the moves searched before it).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search_shared(
         &mut self,
         node: &Node,
         moves: &[Move],
-        order: &mut [i64],
+        picker: &mut Picker,
         first_number: usize,
         alpha: Score,
         best: Score,
         best_index: Option<usize>,
     ) -> (Score, Option<usize>) {
-        let outcome = self.split(node, moves, order, first_number, alpha, best);
+        let outcome = self.split(node, moves, picker, first_number, alpha, best);
         let best = best.max(outcome.best);
         let Some(found) = outcome.best_move else {
             return (best, best_index);
@@ -52,37 +54,31 @@ impl Worker<'_> {
             self.root_score = alpha;
         }
         if alpha >= node.beta && !node.capture && !self.stopped {
-            let side = node.pos.side_to_move();
-            let bonus = node.depth * node.depth;
-            self.killers.add(node.ply, found.mv);
-            self.history.update(side, found.mv, bonus);
-            self.reward_follow_up(node, found.mv, bonus);
+            self.reward_cutoff(node, found.mv, std::iter::empty());
         }
         (best, Some(found.index))
     }
 
-    /// Shares the moves left at `node` (their ordering keys in `order`, the first of
-    /// them move number `first_number`) with idle threads, searches them with them,
+    /// Shares the moves the `picker` has left at `node` (the first of them move
+    /// number `first_number`) with idle threads, searches them with them,
     /// and waits until all are done.
     fn split(
         &mut self,
         node: &Node,
         moves: &[Move],
-        order: &mut [i64],
+        picker: &mut Picker,
         first_number: usize,
         alpha: Score,
         best: Score,
     ) -> Outcome {
         let pool = self.pool.expect("only workers with a pool split");
-        // The threads take the moves in this order, so it is sorted all at once here
-        // (stable: ties keep their list order, which the serial search's swaps may not).
-        order.sort_by_key(|&k| std::cmp::Reverse(k >> 16));
-        let list = order
-            .iter()
-            .map(|&k| SplitMove {
-                mv: moves[key_index(k)],
-                score: (k >> 16) as i32,
-                index: key_index(k),
+        // The threads take the moves in this order, so it is sorted all at once.
+        let list = picker
+            .rest()
+            .map(|pick| SplitMove {
+                mv: moves[pick.index],
+                score: pick.score,
+                index: pick.index,
             })
             .collect();
         let outcome = Outcome {
