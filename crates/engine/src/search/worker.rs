@@ -294,22 +294,10 @@ impl<'a> Worker<'a> {
         prune: bool,
     ) -> Score {
         self.frames[ply].pv.clear();
-        let mut table_bounds = (-Score::INFINITE, Score::INFINITE);
-        if ply > 0 {
-            if clock.draw().is_some() || is_repeated(&self.keys, clock.reversible_plies()) {
-                return Score::DRAW;
-            }
-            // A shorter win is already known above: nothing here can improve on it.
-            alpha = alpha.max(Score::loss_in(ply as u32));
-            beta = beta.min(Score::win_in(ply as u32 + 1));
-            if alpha >= beta {
-                return alpha;
-            }
-            match self.tables.probe(pos, depth, &mut alpha, &mut beta) {
-                Ok(bounds) => table_bounds = bounds,
-                Err(score) => return score,
-            }
-        }
+        let table_bounds = match self.known_bounds(pos, clock, &mut alpha, &mut beta, depth, ply) {
+            Ok(bounds) => bounds,
+            Err(score) => return score,
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, alpha, beta, ply, true);
         }
@@ -330,13 +318,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        generate(pos, &mut moves);
-        if ply == 0 {
-            if let Some(allowed) = &self.root_moves {
-                moves.retain(|m| allowed.contains(m));
-            }
-        }
+        let moves = self.generate_moves(pos, ply);
         let node = match self.prepare(pos, clock, &moves, alpha, beta, depth, ply, pv_node, prune) {
             Ok(node) => node,
             Err(score) => {
@@ -345,35 +327,105 @@ impl<'a> Worker<'a> {
             }
         };
         let mut order = std::mem::take(&mut self.frames[ply].order);
-        let earlier = self.earlier_moves(ply);
-        let picker = Picker::new(
-            &mut order,
-            pos,
-            &moves,
-            tt_index,
-            node.capture,
-            &self.histories,
-            ply,
-            &earlier,
-        );
-        self.histories.clear_child_killers(ply);
+        let picker = self.order_moves(&mut order, pos, &moves, tt_index, node.capture, ply);
         let (best, best_index) = self.search_moves(&node, &moves, picker, alpha);
         let best = best.clamp(table_bounds.0, table_bounds.1);
         if !self.stopped {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
-            self.table(depth)
-                .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
+            self.store(key, (alpha, beta), best, best_index, depth, ply);
         }
         self.frames[ply].moves = moves;
         self.frames[ply].order = order;
         best
+    }
+
+    /// What is known of a node below the root before it is searched: a draw by the
+    /// rules or by repetition, a shorter win found above (the window narrows to
+    /// what can still improve on it), and what the tables say. `Err` with the
+    /// node's score when that settles it, else the floor and ceiling the tables
+    /// hold its score within.
+    #[inline(always)]
+    fn known_bounds(
+        &self,
+        pos: &Position,
+        clock: DrawClock,
+        alpha: &mut Score,
+        beta: &mut Score,
+        depth: i32,
+        ply: usize,
+    ) -> Result<(Score, Score), Score> {
+        if ply == 0 {
+            return Ok((-Score::INFINITE, Score::INFINITE));
+        }
+        if clock.draw().is_some() || is_repeated(&self.keys, clock.reversible_plies()) {
+            return Err(Score::DRAW);
+        }
+        // A shorter win is already known above: nothing here can improve on it.
+        *alpha = (*alpha).max(Score::loss_in(ply as u32));
+        *beta = (*beta).min(Score::win_in(ply as u32 + 1));
+        if *alpha >= *beta {
+            return Err(*alpha);
+        }
+        self.tables.probe(pos, depth, alpha, beta)
+    }
+
+    /// The legal moves of `pos`, at `ply`, in that ply's list (the caller puts the
+    /// list back): at the root only those it may search.
+    #[inline(always)]
+    fn generate_moves(&mut self, pos: &Position, ply: usize) -> Vec<Move> {
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        generate(pos, &mut moves);
+        if ply == 0 {
+            if let Some(allowed) = &self.root_moves {
+                moves.retain(|m| allowed.contains(m));
+            }
+        }
+        moves
+    }
+
+    /// The picker of the node at `ply`, its keys kept in `order`: see [`Picker::new`].
+    /// The killers of the ply below are forgotten: their siblings differ from this
+    /// node's children.
+    #[inline(always)]
+    fn order_moves<'o>(
+        &mut self,
+        order: &'o mut Vec<i64>,
+        pos: &Position,
+        moves: &[Move],
+        tt_index: Option<u8>,
+        capture: bool,
+        ply: usize,
+    ) -> Picker<'o> {
+        let earlier = self.earlier_moves(ply);
+        let histories = &self.histories;
+        let picker = Picker::new(
+            order, pos, moves, tt_index, capture, histories, ply, &earlier,
+        );
+        self.histories.clear_child_killers(ply);
+        picker
+    }
+
+    /// Keeps a node's result in the table: its best score, a bound by where it fell
+    /// against the window it was searched with, and the list index of its best move.
+    #[inline(always)]
+    fn store(
+        &self,
+        key: Key,
+        (alpha, beta): (Score, Score),
+        best: Score,
+        best_index: Option<usize>,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
+        self.table(depth)
+            .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
     }
 
     /// Looks the node up: `Err` with the stored score when it settles the node (never
@@ -629,83 +681,128 @@ impl<'a> Worker<'a> {
         // quiet: a non-capture adds a king only by crowning.
         let crowns = child.king_bits().count_ones() != node.pos.king_bits().count_ones();
         let quiet = !node.capture && move_score < KILLER_SCORES[1] && !crowns;
-        let mut threat = None;
-        if i > 0 && quiet && (node.futile || i >= node.lmp_limit) && best > -Score(Score::WIN_BAND)
-        {
-            let t = has_capture(&child);
-            threat = Some(t);
-            if !t {
-                return None;
-            }
+        // Futility and late-move pruning spare only the moves that threaten a capture.
+        let prunable = i > 0
+            && quiet
+            && (node.futile || i >= node.lmp_limit)
+            && best > -Score(Score::WIN_BAND);
+        let threat = prunable.then(|| has_capture(&child));
+        if threat == Some(false) {
+            return None;
         }
         let child_clock = node.clock.after(&node.pos, mv, &child);
         self.count_node();
         self.keys.push(child.key());
         self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
-
-        let full_window = |this: &mut Self, alpha: Score, pv_node| {
-            -this.search(
-                &child,
-                child_clock,
-                -node.beta,
-                -alpha,
-                node.new_depth,
-                node.ply + 1,
-                pv_node,
-                node.prune,
-            )
-        };
         let score = if i == 0 {
-            full_window(self, alpha, node.pv_node)
+            self.search_full_window(node, &child, child_clock, alpha, node.pv_node)
         } else {
-            let reduction = if quiet
-                && node.depth >= self.pruning.lmr_depth
-                && i >= self.pruning.lmr_move as usize
-                // A move that offers a capture starts an exchange or a shot: the
-                // tactics of draughts, which a reduced search would miss.
-                && !threat.unwrap_or_else(|| has_capture(&child))
-            {
-                self.reduction(node, i, move_score)
-            } else {
-                0
-            };
-            let mut s = -self.search(
-                &child,
-                child_clock,
-                Score(-alpha.0 - 1),
-                -alpha,
-                node.new_depth - reduction,
-                node.ply + 1,
-                false,
-                node.prune,
-            );
-            // At a split point another thread may have raised alpha meanwhile: the
-            // re-searches use the alpha of now, not the one the move was taken with.
-            let mut alpha = alpha;
-            if s > alpha {
-                if let Some(sp) = shared {
-                    alpha = alpha.max(sp.bounds().0);
-                }
-            }
-            if s > alpha && reduction > 0 {
-                s = -self.search(
-                    &child,
-                    child_clock,
-                    Score(-alpha.0 - 1),
-                    -alpha,
-                    node.new_depth,
-                    node.ply + 1,
-                    false,
-                    node.prune,
-                );
-            }
-            if s > alpha && s < node.beta && node.pv_node {
-                s = full_window(self, alpha, true);
-            }
-            s
+            let reduction = self.late_move_reduction(node, i, move_score, quiet, threat, &child);
+            self.search_later_move(node, &child, child_clock, reduction, alpha, shared)
         };
         self.keys.pop();
         Some(score)
+    }
+
+    /// Searches a move after the first, whose position is `child`: with a null
+    /// window at alpha and `reduction` plies less; if it beats alpha so, again at
+    /// full depth; if it then falls inside the window of a principal variation node,
+    /// again with the full window for its score and PV.
+    #[inline(always)]
+    fn search_later_move(
+        &mut self,
+        node: &Node,
+        child: &Position,
+        clock: DrawClock,
+        reduction: i32,
+        alpha: Score,
+        shared: Option<&SplitPoint>,
+    ) -> Score {
+        let depth = node.new_depth;
+        let mut s = self.search_null_window(node, child, clock, depth - reduction, alpha);
+        // At a split point another thread may have raised alpha meanwhile: the
+        // re-searches use the alpha of now, not the one the move was taken with.
+        let mut alpha = alpha;
+        if s > alpha {
+            if let Some(sp) = shared {
+                alpha = alpha.max(sp.bounds().0);
+            }
+        }
+        if s > alpha && reduction > 0 {
+            s = self.search_null_window(node, child, clock, depth, alpha);
+        }
+        if s > alpha && s < node.beta && node.pv_node {
+            s = self.search_full_window(node, child, clock, alpha, true);
+        }
+        s
+    }
+
+    /// The score of `child`, a child of `node`, searched with the window from
+    /// `alpha` to the node's beta.
+    #[inline(always)]
+    fn search_full_window(
+        &mut self,
+        node: &Node,
+        child: &Position,
+        clock: DrawClock,
+        alpha: Score,
+        pv_node: bool,
+    ) -> Score {
+        let (depth, ply) = (node.new_depth, node.ply + 1);
+        -self.search(
+            child, clock, -node.beta, -alpha, depth, ply, pv_node, node.prune,
+        )
+    }
+
+    /// The score of `child`, a child of `node`, searched to `depth` with a null
+    /// window at `alpha`: only whether it beats alpha.
+    #[inline(always)]
+    fn search_null_window(
+        &mut self,
+        node: &Node,
+        child: &Position,
+        clock: DrawClock,
+        depth: i32,
+        alpha: Score,
+    ) -> Score {
+        let null = Score(-alpha.0 - 1);
+        -self.search(
+            child,
+            clock,
+            null,
+            -alpha,
+            depth,
+            node.ply + 1,
+            false,
+            node.prune,
+        )
+    }
+
+    /// The plies a move after the first (number `i`, at `node`, whose position is
+    /// `child`) is searched with less: only a quiet move late enough at a node deep
+    /// enough is reduced (see [`Worker::reduction`]). `threat`: whether it
+    /// threatens a capture, if that is known already.
+    #[inline(always)]
+    fn late_move_reduction(
+        &self,
+        node: &Node,
+        i: usize,
+        move_score: i32,
+        quiet: bool,
+        threat: Option<bool>,
+        child: &Position,
+    ) -> i32 {
+        if quiet
+            && node.depth >= self.pruning.lmr_depth
+            && i >= self.pruning.lmr_move as usize
+            // A move that offers a capture starts an exchange or a shot: the
+            // tactics of draughts, which a reduced search would miss.
+            && !threat.unwrap_or_else(|| has_capture(child))
+        {
+            self.reduction(node, i, move_score)
+        } else {
+            0
+        }
     }
 
     /// The late-move reduction of quiet move number `i` of `node`: by depth and
