@@ -329,30 +329,7 @@ impl Engine {
         self.finish();
         if mode == GoMode::Think {
             if let Some(result) = self.book_move(game) {
-                let info = Info {
-                    depth: 0,
-                    seldepth: 0,
-                    mean_depth: 0.0,
-                    score: result.score,
-                    nodes: 0,
-                    time: std::time::Duration::ZERO,
-                    pv: result.pv.clone(),
-                    from_book: true,
-                };
-                let mut on_info = on_info;
-                // Answered as a search is, from its own thread, so front ends
-                // need not know.
-                let answer = move || {
-                    on_info(&info);
-                    on_done();
-                    result
-                };
-                self.handle = Some(
-                    std::thread::Builder::new()
-                        .name("kroon-book".into())
-                        .spawn(answer)
-                        .expect("the system can start a thread"),
-                );
+                self.answer_from_book(result, on_info, on_done);
                 return;
             }
         }
@@ -396,6 +373,38 @@ impl Engine {
             std::thread::Builder::new()
                 .name("kroon-search".into())
                 .spawn(search)
+                .expect("the system can start a thread"),
+        );
+    }
+
+    /// Answers a `go` with the book's `result` as a search is answered, from its
+    /// own thread, so front ends need not know: one `on_info` with
+    /// [`Info::from_book`] set, then `on_done`.
+    fn answer_from_book(
+        &mut self,
+        result: SearchResult,
+        mut on_info: impl FnMut(&Info) + Send + 'static,
+        on_done: impl FnOnce() + Send + 'static,
+    ) {
+        let info = Info {
+            depth: 0,
+            seldepth: 0,
+            mean_depth: 0.0,
+            score: result.score,
+            nodes: 0,
+            time: std::time::Duration::ZERO,
+            pv: result.pv.clone(),
+            from_book: true,
+        };
+        let answer = move || {
+            on_info(&info);
+            on_done();
+            result
+        };
+        self.handle = Some(
+            std::thread::Builder::new()
+                .name("kroon-book".into())
+                .spawn(answer)
                 .expect("the system can start a thread"),
         );
     }
