@@ -95,7 +95,7 @@ impl Player {
                                     .into(),
                             )
                         })?;
-                        crate::search::time::nodes_as_time(nodes, rate)
+                        crate::engine::nodes_as_time(nodes, rate)
                     }
                 };
                 Ok(Reply {

@@ -1,5 +1,5 @@
 //! The opening book: positions Kroon's own search has scored, a tree grown from the
-//! start position (see [`build`]), and how a game picks its moves from it.
+//! start position (by the app's book builder), and how a game picks its moves from it.
 //!
 //! A position is in the book with its score; when it was expanded, every successor
 //! is in it too, so its book moves are its legal moves with their successors'

@@ -7,7 +7,7 @@
 //! best play when nobody counts moves. The search keeps applying those rules.
 //!
 //! A table is split into material slices (men and kings of each side, White to
-//! move: see [`index`]), one file each ([`file`]), named in the data folder the
+//! move: see [`index`]), one file each ([`mod@file`]), named in the data folder the
 //! engine reports on stderr ([`default_dir`]).
 
 pub mod build;

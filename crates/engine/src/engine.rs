@@ -19,7 +19,6 @@ use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::random::Rng;
 use crate::search::control::Control;
-use crate::search::pruning::{Pruning, PRUNING};
 use crate::search::root::{self, SearchParams};
 use crate::search::tt::TranspositionTable;
 use kroon_rules::game::Game;
@@ -28,7 +27,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-pub use crate::search::{GoMode, Info, Limit, Score, SearchResult};
+pub use crate::search::{nodes_as_time, GoMode, Info, Limit, Pruning, Score, SearchResult};
 
 /// Engine options, as a front end sets them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,7 +214,7 @@ impl Engine {
             book: BookUse::off(),
             book_rng: Rng::new(0, 0),
             endgame: Endgame::default(),
-            pruning: PRUNING,
+            pruning: Pruning::DEFAULT,
             node_rate: None,
         }
     }
@@ -248,8 +247,10 @@ impl Engine {
         self.pruning
     }
 
-    /// The next searches' clock: `rate` nodes a second (see
-    /// [`Control::with_node_rate`]), or the real clock (None or 0).
+    /// The next searches' clock: `rate` nodes a second, or the real clock (None or
+    /// 0). A match that charges its engines the same way (`kroon match
+    /// --node-rate`) plays the same games however busy the machine is, so time
+    /// management can be tested beside other work.
     pub fn set_node_rate(&mut self, rate: Option<u64>) {
         self.node_rate = rate.filter(|&r| r > 0);
     }

@@ -3,24 +3,25 @@
 //! nodes (young brothers wait), and time allocation.
 //! Front ends use it through [`crate::engine::Engine`].
 
-pub mod control;
+pub(crate) mod control;
 mod history;
 mod node;
 mod picker;
 mod presence;
-pub mod pruning;
-pub mod root;
-pub mod score;
-pub mod split_point;
-pub mod time;
-pub mod tt;
-pub mod worker;
+mod pruning;
+pub(crate) mod root;
+mod score;
+mod split_point;
+mod time;
+pub(crate) mod tt;
+mod worker;
 
 use kroon_rules::board::Move;
 use std::time::Duration;
 
+pub use pruning::Pruning;
 pub use score::Score;
-pub use time::Limit;
+pub use time::{nodes_as_time, Limit};
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -179,6 +179,7 @@ impl TranspositionTable {
     }
 
     /// The size in MiB it was made with (rounded down).
+    #[cfg(test)]
     #[must_use]
     pub fn size_mb(&self) -> usize {
         (self.buckets * std::mem::size_of::<Bucket>()) >> 20

@@ -6,7 +6,7 @@ use super::control::Control;
 use super::history::{Earlier, Histories, FOLLOW_UP_PLIES};
 use super::node::{Frame, Node, Played, MAX_PLY};
 use super::picker::{Picker, KILLER_SCORES};
-use super::pruning::{Pruning, Reductions, PRUNING};
+use super::pruning::{Pruning, Reductions};
 use super::score::Score;
 use super::split_point::{SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
@@ -81,7 +81,7 @@ pub struct Worker<'a> {
     reductions: Reductions,
     /// The margins of pruning and reductions (`reductions` is made from them).
     pruning: Pruning,
-    nodes: u64,
+    /// Nodes counted but not yet added to the control's count.
     unflushed: u64,
     seldepth: usize,
     /// Positions evaluated in this iteration, and the sum of their plies.
@@ -130,9 +130,8 @@ impl<'a> Worker<'a> {
             keys,
             frames,
             histories: Histories::new(),
-            reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
-            pruning: PRUNING,
-            nodes: 0,
+            reductions: Reductions::new(Pruning::DEFAULT.lmr_base, Pruning::DEFAULT.lmr_div),
+            pruning: Pruning::DEFAULT,
             unflushed: 0,
             seldepth: 0,
             leaves: 0,
@@ -177,12 +176,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Nodes this worker visited.
-    #[must_use]
-    pub fn nodes(&self) -> u64 {
-        self.nodes + self.unflushed
-    }
-
     /// Counts a node: a position reached by a move, as Scan counts them, so that the
     /// two engines' nodes per second compare. A position searched again (probcut's
     /// verification, a re-search after a reduction or a null window) is no new node;
@@ -209,7 +202,6 @@ impl<'a> Worker<'a> {
 
     pub fn flush(&mut self) {
         self.tt.refresh_filter();
-        self.nodes += self.unflushed;
         self.control.add_nodes(self.unflushed);
         self.unflushed = 0;
         if self.control.is_stopped() {
