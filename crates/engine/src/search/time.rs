@@ -1,5 +1,6 @@
-//! Search limits and the time each one allows. Front ends state how a game is
-//! timed as a [`crate::play::TimeControl`], which gives a move its [`Limit`].
+//! Search limits and the time each one allows, and the clock that counts nodes as
+//! time. Front ends state how a game is timed as a time control (the app's
+//! `play::TimeControl`), which gives a move its [`Limit`].
 
 use std::time::Duration;
 

@@ -1,6 +1,8 @@
-//! One search thread: iterative deepening with aspiration windows over a principal
-//! variation search, and a quiescence search that plays out pending captures (and, at
-//! the horizon, the exchanges the side to move can offer).
+//! One search thread: an iteration with aspiration windows around the last score,
+//! the principal variation search of each node (what is known before the search,
+//! the table, the moves in the picker's order, the result stored), and the search of
+//! each move with its reductions and re-searches. The thread's other parts are in
+//! the files below: pruning, quiescence, split points, endgame tables.
 
 use super::control::Control;
 use super::history::{Earlier, Histories, FOLLOW_UP_PLIES};
