@@ -246,7 +246,7 @@ impl Session {
             // those named (`default` puts all back); a bad pair changes none.
             "pruning" => {
                 let pruning = match value.trim() {
-                    "default" => crate::engine::PRUNING,
+                    "default" => crate::engine::Pruning::DEFAULT,
                     changes => self.engine.pruning().with_changes(changes)?,
                 };
                 self.engine.set_pruning(pruning);

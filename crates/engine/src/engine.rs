@@ -27,10 +27,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-pub use crate::search::pruning::{Pruning, PRUNING};
-pub use crate::search::root::MAX_DEPTH;
-pub use crate::search::time::nodes_as_time;
-pub use crate::search::{GoMode, Info, Limit, Score, SearchResult};
+pub use crate::search::{
+    nodes_as_time, GoMode, Info, Limit, Pruning, Score, SearchResult, MAX_DEPTH,
+};
 
 /// Engine options, as a front end sets them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,7 +216,7 @@ impl Engine {
             book: BookUse::off(),
             book_rng: Rng::new(0, 0),
             endgame: Endgame::default(),
-            pruning: PRUNING,
+            pruning: Pruning::DEFAULT,
             node_rate: None,
         }
     }
@@ -250,8 +249,10 @@ impl Engine {
         self.pruning
     }
 
-    /// The next searches' clock: `rate` nodes a second (see
-    /// `Control::with_node_rate`), or the real clock (None or 0).
+    /// The next searches' clock: `rate` nodes a second, or the real clock (None or
+    /// 0). A match that charges its engines the same way (`kroon match
+    /// --node-rate`) plays the same games however busy the machine is, so time
+    /// management can be tested beside other work.
     pub fn set_node_rate(&mut self, rate: Option<u64>) {
         self.node_rate = rate.filter(|&r| r > 0);
     }
@@ -379,9 +380,9 @@ impl Engine {
         );
     }
 
-    /// Plays a book move as a search would end: from a thread of its own, one
-    /// `on_info` with [`Info::from_book`] set, then `on_done`, so front ends need
-    /// not know.
+    /// Answers a `go` with the book's `result` as a search is answered, from its
+    /// own thread, so front ends need not know: one `on_info` with
+    /// [`Info::from_book`] set, then `on_done`.
     fn answer_from_book(
         &mut self,
         result: SearchResult,

@@ -1,25 +1,53 @@
 //! The search: iterative deepening, principal variation search with quiescence, a
 //! shared lock-free transposition table, threads that share the moves of split
 //! nodes (young brothers wait), and time allocation.
-//! Front ends use it through [`crate::engine::Engine`].
+//! Front ends use it through [`crate::engine::Engine`]; this module exports only
+//! what the facade passes on (the types below, [`Score`], [`Limit`], [`Pruning`],
+//! [`nodes_as_time`]).
+//!
+//! Where each part lives. A file uses only files below it in this list, so no two
+//! files need each other. The files of `worker/` hold methods of the one `Worker`
+//! and so use `worker.rs`, which declares them as its modules and (the table probe
+//! of `worker/tables.rs` aside) imports nothing from them. `search.rs` itself holds
+//! the types a search is asked and answers with, for `control.rs` and `root.rs`.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `root.rs` | one search from the root: iterative deepening, when to stop, what the tables say of the root, the helper threads, the move to play |
+//! | `worker.rs` | one thread's search: the aspiration windows of an iteration, the principal variation search of a node, its move loop |
+//! | `worker/pruning.rs` | the worker's pruning: probcut, futility, late-move pruning and reductions |
+//! | `worker/quiescence.rs` | the captures played out below the depth, the threats and offers at the horizon |
+//! | `worker/split.rs` | the worker at split points: sharing a node's moves, helping at others' |
+//! | `worker/tables.rs` | the endgame tables inside the tree |
+//! | `split_point.rs` | the split points the threads share, and the pool of those open |
+//! | `picker.rs` | move ordering at a node: the moves handed out best first |
+//! | `history.rs` | what a thread learns about quiet moves: killers, histories |
+//! | `node.rs` | what one node knows (bounds, depth, ply), its frame on the stack, `MAX_PLY` |
+//! | `control.rs` | what the threads share besides the table: the stop flag, the node count, the clock |
+//! | `tt.rs`, `presence.rs` | the shared transposition table, and the filter of the keys it may hold |
+//! | `time.rs` | the limits (the deepest among them) and the time each allows |
+//! | `pruning.rs` | the margins of pruning and reductions, by name, and the reduction table |
+//! | `score.rs` | scores, and wins and losses in so many plies |
 
 pub(crate) mod control;
+mod history;
 mod node;
-pub(crate) mod ordering;
+mod picker;
 mod presence;
-pub(crate) mod pruning;
+mod pruning;
 pub(crate) mod root;
-pub(crate) mod score;
-pub(crate) mod split_point;
-pub(crate) mod time;
+mod score;
+mod split_point;
+mod time;
 pub(crate) mod tt;
-pub(crate) mod worker;
+mod worker;
 
 use kroon_rules::board::Move;
 use std::time::Duration;
 
+pub use pruning::Pruning;
 pub use score::Score;
-pub use time::Limit;
+pub use time::{nodes_as_time, Limit, MAX_DEPTH};
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The search's pruning and reduction margins, in one place so that games can tune
 //! them: a front end sets them by name (Hub's `pruning` param, `name:value` pairs),
 //! so a match or a tuner can play two settings against each other with one binary.
+//! Also the table of late-move reductions made from them.
 
 use std::fmt;
 
@@ -32,26 +33,34 @@ pub struct Pruning {
     pub threat_margin: i32,
 }
 
-/// The settings in use unless a front end says otherwise. The depths were set by
-/// hand; the margins and the reductions' terms come from a joint SPSA tune (400
-/// iterations at 50,000 nodes a move) that then won its SPRT against the hand
-/// values (docs/tuning.md, "Tuning the margins").
-pub const PRUNING: Pruning = Pruning {
-    lmr_depth: 3,
-    lmr_move: 2,
-    lmr_base: 49,
-    lmr_div: 149,
-    lmp_depth: 3,
-    lmp_base: 4,
-    rfp_depth: 3,
-    rfp_margin: 84,
-    futility_depth: 2,
-    futility_margin: 84,
-    probcut_depth: 3,
-    probcut_margin: 7,
-    probcut_ratio: 50,
-    threat_margin: 107,
-};
+impl Pruning {
+    /// The settings in use unless a front end says otherwise. The depths were set by
+    /// hand; the margins and the reductions' terms come from a joint SPSA tune (400
+    /// iterations at 50,000 nodes a move) that then won its SPRT against the hand
+    /// values (docs/tuning.md, "Tuning the margins").
+    pub const DEFAULT: Pruning = Pruning {
+        lmr_depth: 3,
+        lmr_move: 2,
+        lmr_base: 49,
+        lmr_div: 149,
+        lmp_depth: 3,
+        lmp_base: 4,
+        rfp_depth: 3,
+        rfp_margin: 84,
+        futility_depth: 2,
+        futility_margin: 84,
+        probcut_depth: 3,
+        probcut_margin: 7,
+        probcut_ratio: 50,
+        threat_margin: 107,
+    };
+}
+
+impl Default for Pruning {
+    fn default() -> Pruning {
+        Pruning::DEFAULT
+    }
+}
 
 /// Each setting's name (as `name:value` pairs use it), its bounds, and the field.
 type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
@@ -116,47 +125,86 @@ impl fmt::Display for Pruning {
     }
 }
 
+/// Late-move reductions by depth and move number (both capped at 63).
+pub struct Reductions {
+    table: Vec<u8>,
+}
+
+impl Reductions {
+    #[must_use]
+    pub fn new(base: i32, div: i32) -> Reductions {
+        let mut table = vec![0u8; 64 * 64];
+        for depth in 1..64 {
+            for n in 1..64 {
+                let r = f64::from(base) / 100.0
+                    + (depth as f64).ln() * (n as f64).ln() / (f64::from(div) / 100.0);
+                table[depth * 64 + n] = r as u8;
+            }
+        }
+        Reductions { table }
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn get(&self, depth: i32, move_number: usize) -> i32 {
+        i32::from(self.table[(depth.clamp(0, 63) as usize) * 64 + move_number.min(63)])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn settings_round_trip_by_name() {
-        let text = PRUNING.to_string();
+        let text = Pruning::DEFAULT.to_string();
         assert!(text.starts_with("lmr-depth:3,lmr-move:2,"), "{text}");
-        assert_eq!(PRUNING.with_changes(&text), Ok(PRUNING));
-        let changed = PRUNING
+        assert_eq!(Pruning::DEFAULT.with_changes(&text), Ok(Pruning::DEFAULT));
+        let changed = Pruning::DEFAULT
             .with_changes("rfp-margin:80, probcut-margin:12")
             .unwrap();
         assert_eq!(changed.rfp_margin, 80);
         assert_eq!(changed.probcut_margin, 12);
         assert_eq!(
             Pruning {
-                rfp_margin: PRUNING.rfp_margin,
-                probcut_margin: PRUNING.probcut_margin,
+                rfp_margin: Pruning::DEFAULT.rfp_margin,
+                probcut_margin: Pruning::DEFAULT.probcut_margin,
                 ..changed
             },
-            PRUNING
+            Pruning::DEFAULT
         );
-        assert_eq!(PRUNING.with_changes(""), Ok(PRUNING));
-        assert_eq!(PRUNING.with_changes(&changed.to_string()), Ok(changed));
+        assert_eq!(Pruning::DEFAULT.with_changes(""), Ok(Pruning::DEFAULT));
+        assert_eq!(
+            Pruning::DEFAULT.with_changes(&changed.to_string()),
+            Ok(changed)
+        );
     }
 
     #[test]
     fn bad_settings_are_refused_by_name() {
-        let err = PRUNING.with_changes("rfp-margn:80").unwrap_err();
+        let err = Pruning::DEFAULT.with_changes("rfp-margn:80").unwrap_err();
         assert!(
             err.contains("rfp-margn") && err.contains("rfp-margin"),
             "{err}"
         );
-        let err = PRUNING.with_changes("lmr-div:0").unwrap_err();
+        let err = Pruning::DEFAULT.with_changes("lmr-div:0").unwrap_err();
         assert!(
             err.contains("lmr-div") && err.contains("10 to 10000"),
             "{err}"
         );
-        let err = PRUNING.with_changes("rfp-margin:lots").unwrap_err();
+        let err = Pruning::DEFAULT
+            .with_changes("rfp-margin:lots")
+            .unwrap_err();
         assert!(err.contains("lots"), "{err}");
-        let err = PRUNING.with_changes("rfp-margin=80").unwrap_err();
+        let err = Pruning::DEFAULT.with_changes("rfp-margin=80").unwrap_err();
         assert!(err.contains("name:value"), "{err}");
+    }
+
+    #[test]
+    fn reductions_grow() {
+        let p = Pruning::DEFAULT;
+        let r = Reductions::new(p.lmr_base, p.lmr_div);
+        assert!(r.get(2, 2) <= r.get(10, 20));
+        assert_eq!(r.get(1, 1), 0);
     }
 }

@@ -7,7 +7,7 @@
 
 use super::control::Control;
 use super::split_point::SplitPool;
-use super::time::Limit;
+use super::time::{Limit, MAX_DEPTH};
 use super::tt::TranspositionTable;
 use super::worker::{Iteration, Worker};
 use super::{GoMode, Info, SearchResult};
@@ -15,13 +15,9 @@ use crate::egdb::Wdl;
 use crate::search::score::Score;
 use kroon_rules::board::draw::DrawClock;
 use kroon_rules::board::movegen::legal_moves;
-use kroon_rules::board::{Key, Position};
+use kroon_rules::board::{Key, Move, Position};
 use std::sync::OnceLock;
 use std::time::Duration;
-
-/// Iterations stop here even without a limit; below the ply limit with room for
-/// extensions and quiescence.
-pub const MAX_DEPTH: u32 = 100;
 
 /// How settled the search is, iteration by iteration, and so how far past its
 /// usual time it should go on: a best move that keeps changing, or a score that
@@ -31,7 +27,7 @@ pub const MAX_DEPTH: u32 = 100;
 struct Stability {
     /// Best-move changes, the older ones counting half as much at each iteration.
     changes: u32,
-    best: Option<kroon_rules::board::Move>,
+    best: Option<Move>,
     score: Option<Score>,
 }
 
@@ -89,10 +85,7 @@ const KNOWN_RESULT_DEPTH: u32 = 6;
 
 /// What the tables say of the root: its value, and the moves that keep it (None
 /// when the root is not in the tables, or every move keeps it).
-fn table_root(
-    params: &SearchParams,
-    moves: &[kroon_rules::board::Move],
-) -> Option<(Wdl, Vec<kroon_rules::board::Move>)> {
+fn table_root(params: &SearchParams, moves: &[Move]) -> Option<(Wdl, Vec<Move>)> {
     let tables = params.tables.as_deref()?;
     let root = &params.position;
     if root.occupied().count() > params.table_pieces {
@@ -107,11 +100,9 @@ fn table_root(
     Some((value, keep))
 }
 
-fn ponder_move(
-    tt: &TranspositionTable,
-    pos: &Position,
-    it: &Iteration,
-) -> Option<kroon_rules::board::Move> {
+/// The reply to expect after the iteration's move: the second move of its PV, or
+/// when the PV ends there, the table's best move in the position after it.
+fn ponder_move(tt: &TranspositionTable, pos: &Position, it: &Iteration) -> Option<Move> {
     if let Some(&mv) = it.pv.get(1) {
         return Some(mv);
     }
@@ -163,9 +154,35 @@ pub fn run(
     workers: Option<&rayon::ThreadPool>,
     on_info: &mut (dyn FnMut(&Info) + Send),
 ) -> SearchResult {
-    let root = params.position;
-    let moves = legal_moves(&root);
-    let nothing = SearchResult {
+    let (plan, nothing) = match plan_root(&params) {
+        Ok(planned) => planned,
+        Err(answer) => return answer,
+    };
+    tt.new_search();
+    let (best, unfinished) = search_on_threads(&params, &plan, tt, control, workers, on_info);
+    let best = best.map(|it| better_unfinished(it, unfinished));
+    match best {
+        Some(it) => SearchResult {
+            best_move: it.pv.first().copied().or(nothing.best_move),
+            ponder_move: ponder_move(tt, &params.position, &it),
+            score: it.score,
+            depth: it.depth,
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            pv: it.pv,
+        },
+        None => SearchResult {
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            ..nothing
+        },
+    }
+}
+
+/// The answer of a search that completes no iteration: the first of the root's
+/// `moves` (none if there is none), at a draw's score.
+fn first_move_answer(moves: &[Move]) -> SearchResult {
+    SearchResult {
         best_move: moves.first().copied(),
         ponder_move: None,
         score: Score::DRAW,
@@ -173,36 +190,34 @@ pub fn run(
         nodes: 0,
         time: Duration::ZERO,
         pv: moves.first().copied().into_iter().collect(),
-    };
+    }
+}
+
+/// What the search of the root will be: the moves it searches and how deep, and
+/// the answer should no iteration complete. `Err` with the answer when there is
+/// nothing to search: no legal move (a loss), or a single one to play.
+fn plan_root(params: &SearchParams) -> Result<(RootPlan, SearchResult), SearchResult> {
+    let moves = legal_moves(&params.position);
     if moves.is_empty() {
-        return SearchResult {
+        return Err(SearchResult {
             score: Score::loss_in(0),
-            ..nothing
-        };
+            ..first_move_answer(&moves)
+        });
     }
     // In the tables: only the moves that keep the root's value are searched (a win
     // still needs the search to make progress within the draw rules), and a known
     // draw or loss is not searched deep.
-    let known = table_root(&params, &moves);
+    let known = table_root(params, &moves);
     let root_moves = known
         .as_ref()
         .map(|(_, keep)| keep.clone())
         .filter(|keep| !keep.is_empty() && keep.len() < moves.len());
     let moves = root_moves.clone().unwrap_or(moves);
-    let nothing = SearchResult {
-        best_move: moves.first().copied(),
-        pv: moves.first().copied().into_iter().collect(),
-        ..nothing
-    };
+    let nothing = first_move_answer(&moves);
     if moves.len() == 1 && params.mode == GoMode::Think {
-        return nothing;
+        return Err(nothing);
     }
     let known_result = known.is_some_and(|(v, _)| v != Wdl::Win) && params.mode != GoMode::Analyze;
-    tt.new_search();
-    let threads = workers.map_or(1, |w| {
-        usable_threads(params.threads).min(w.current_num_threads())
-    });
-    let pool = SplitPool::default();
     let plan = RootPlan {
         moves: root_moves,
         max_depth: if known_result {
@@ -211,9 +226,27 @@ pub fn run(
             MAX_DEPTH
         },
     };
+    Ok((plan, nothing))
+}
+
+/// The main thread's iterative deepening (see [`deepen`]), with helpers on as many
+/// of the `workers`' threads as the search may use, which share the moves of its
+/// nodes.
+fn search_on_threads(
+    params: &SearchParams,
+    plan: &RootPlan,
+    tt: &TranspositionTable,
+    control: &Control,
+    workers: Option<&rayon::ThreadPool>,
+    on_info: &mut (dyn FnMut(&Info) + Send),
+) -> (Option<Iteration>, Option<Unfinished>) {
+    let threads = workers.map_or(1, |w| {
+        usable_threads(params.threads).min(w.current_num_threads())
+    });
+    let pool = SplitPool::default();
     let mut main =
-        |shared: Option<&SplitPool>| deepen(&params, &plan, tt, control, &pool, shared, on_info);
-    let (best, unfinished) = match workers {
+        |shared: Option<&SplitPool>| deepen(params, plan, tt, control, &pool, shared, on_info);
+    match workers {
         Some(workers) if threads > 1 => workers.scope(|scope| {
             for _ in 1..threads {
                 let keys = params.keys.clone();
@@ -232,55 +265,28 @@ pub fn run(
             main(Some(&pool))
         }),
         _ => main(None),
-    };
-
-    final_result(best, unfinished, nothing, tt, &root, control)
+    }
 }
 
-/// The search's answer from the last completed iteration, or from the stopped one
-/// when it had found a better move at a greater depth; `nothing` when no
-/// iteration completed.
-fn final_result(
-    mut best: Option<Iteration>,
-    unfinished: Option<Unfinished>,
-    nothing: SearchResult,
-    tt: &TranspositionTable,
-    root: &Position,
-    control: &Control,
-) -> SearchResult {
-    // A move that the stopped iteration found better than the last completed
-    // iteration's best, at a greater depth, is the one to play.
-    if let (Some(it), Some((depth, (score, pv)))) = (&mut best, unfinished) {
+/// The last completed iteration `it`, or what the stopped iteration found when it
+/// found a better move than `it`'s at a greater depth: that is the one to play.
+fn better_unfinished(mut it: Iteration, unfinished: Option<Unfinished>) -> Iteration {
+    if let Some((depth, (score, pv))) = unfinished {
         if depth > it.depth && pv.first() != it.pv.first() {
             it.score = score;
             it.pv = pv;
         }
     }
-    match best {
-        Some(it) => SearchResult {
-            best_move: it.pv.first().copied().or(nothing.best_move),
-            ponder_move: ponder_move(tt, root, &it),
-            score: it.score,
-            depth: it.depth,
-            nodes: control.nodes(),
-            time: control.elapsed(),
-            pv: it.pv,
-        },
-        None => SearchResult {
-            nodes: control.nodes(),
-            time: control.elapsed(),
-            ..nothing
-        },
-    }
+    it
 }
 
 /// What a stopped iteration had found: its depth, and the score and PV of the
 /// root move it had proved best so far.
-type Unfinished = (u32, (Score, Vec<kroon_rules::board::Move>));
+type Unfinished = (u32, (Score, Vec<Move>));
 
 /// The root's moves when the tables restrict them, and the deepest iteration.
 struct RootPlan {
-    moves: Option<Vec<kroon_rules::board::Move>>,
+    moves: Option<Vec<Move>>,
     max_depth: u32,
 }
 
@@ -345,7 +351,7 @@ fn deepen(
 mod tests {
     use super::*;
 
-    fn iteration(depth: u32, score: i32, mv: kroon_rules::board::Move) -> Iteration {
+    fn iteration(depth: u32, score: i32, mv: Move) -> Iteration {
         Iteration {
             depth,
             score: Score(score),

@@ -3,6 +3,10 @@
 
 use std::time::Duration;
 
+/// Iterations stop here even without a limit; below the ply limit with room for
+/// extensions and quiescence. The deepest [`Limit::Depth`] a front end may ask.
+pub const MAX_DEPTH: u32 = 100;
+
 /// How long a search may run: one value per Hub `level` form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {

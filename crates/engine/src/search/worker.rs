@@ -1,13 +1,16 @@
-//! One search thread: iterative deepening with aspiration windows over a principal
-//! variation search, and a quiescence search that plays out pending captures (and, at
-//! the horizon, the exchanges the side to move can offer).
+//! One search thread: an iteration with aspiration windows around the last score,
+//! the principal variation search of each node (what is known before the search,
+//! the table, the moves in the picker's order, the result stored), and the search of
+//! each move with its reductions and re-searches. The thread's other parts are in
+//! the files below: pruning, quiescence, split points, endgame tables.
 
 use super::control::Control;
-use super::node::{moves_a_king, Frame, Node, Played, MAX_PLY};
-use super::ordering::{FollowUps, History, Killers, Reductions, KILLER_SCORES, TT_MOVE_SCORE};
-use super::pruning::{Pruning, PRUNING};
+use super::history::{Earlier, Histories, FOLLOW_UP_PLIES};
+use super::node::{Frame, Node, Played, MAX_PLY};
+use super::picker::{Picker, KILLER_SCORES};
+use super::pruning::{Pruning, Reductions};
 use super::score::Score;
-use super::split_point::{Outcome, SplitMove, SplitPoint, SplitPool};
+use super::split_point::{SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
 use crate::egdb::Tables;
 use crate::eval::Evaluator;
@@ -16,7 +19,9 @@ use kroon_rules::board::movegen::{generate, has_capture};
 use kroon_rules::board::{Key, Move, Position};
 use std::sync::Arc;
 
+mod pruning;
 mod quiescence;
+mod split;
 mod tables;
 
 use tables::TableProbe;
@@ -28,10 +33,6 @@ use tables::TableProbe;
 const NEAR_LEAF_DEPTH: i32 = 3;
 const NEAR_LEAF_MB: usize = 1;
 
-/// Nodes at least this deep share their moves with idle threads. (Depth 14 on the
-/// 96 positions of benches/middlegame.fen, 2 threads: 4 and 6 were level with 5
-/// within the noise, 3 was 5-10% slower.)
-const SPLIT_DEPTH: i32 = 5;
 /// Nodes this shallow probe the table only when its filter says that the key may be
 /// there: at depth 1 two probes in three miss. For threads that share their nodes,
 /// whose every probe goes to the shared table. Two threads ran 1.80x one thread's
@@ -51,16 +52,6 @@ const ASPIRATION_DEPTH: i32 = 5;
 const ASPIRATION_WINDOW: i32 = 18;
 const ASPIRATION_WIDENING: i32 = 10;
 const ASPIRATION_GIVE_UP: i32 = 600;
-
-/// A quiet move whose history score is above this (about an eighth of the
-/// table's bound) has cut off often lately: late-move reductions take a ply less from it.
-/// Chosen with the move ordering's packed keys, untuned since.
-const GOOD_HISTORY: i32 = 2000;
-
-/// The follow-up histories: a quiet move is also scored by the move one ply up (what
-/// it answers), two plies up (the side's own move before) and four (the one before
-/// that: the plan the side is carrying out).
-const FOLLOW_UP_PLIES: [usize; 3] = [1, 2, 4];
 
 /// What one completed iteration found.
 #[derive(Clone, Debug)]
@@ -87,14 +78,12 @@ pub struct Worker<'a> {
     /// node's key is last.
     keys: Vec<Key>,
     frames: Vec<Frame>,
-    killers: Killers,
-    history: History,
-    /// Follow-up histories, by the move [`FOLLOW_UP_PLIES`] up.
-    follow_ups: [FollowUps; FOLLOW_UP_PLIES.len()],
+    /// What this thread learned about quiet moves, for ordering them.
+    histories: Histories,
     reductions: Reductions,
     /// The margins of pruning and reductions (`reductions` is made from them).
     pruning: Pruning,
-    nodes: u64,
+    /// Nodes counted but not yet added to the control's count.
     unflushed: u64,
     seldepth: usize,
     /// Positions evaluated in this iteration, and the sum of their plies.
@@ -112,31 +101,6 @@ pub struct Worker<'a> {
     tables: TableProbe<'a>,
     /// The root moves to search, when the tables allow only some.
     root_moves: Option<Vec<Move>>,
-}
-
-/// A move's ordering key: its ordering score in the high bits, its index in the move
-/// list in the low 16. The sort compares the scores only (`key >> 16`).
-#[inline]
-fn ordering_key(score: i32, index: usize) -> i64 {
-    i64::from(score) << 16 | index as i64
-}
-
-/// Where the best ordering score from `from` on is in `order` (the first of equals).
-#[inline]
-fn best_from(order: &[i64], from: usize) -> usize {
-    let mut best = from;
-    for j in from + 1..order.len() {
-        if order[j] >> 16 > order[best] >> 16 {
-            best = j;
-        }
-    }
-    best
-}
-
-/// The move-list index an ordering key was made from.
-#[inline]
-fn key_index(key: i64) -> usize {
-    (key & 0xFFFF) as usize
 }
 
 impl<'a> Worker<'a> {
@@ -167,12 +131,9 @@ impl<'a> Worker<'a> {
             eval,
             keys,
             frames,
-            killers: Killers::new(),
-            history: History::new(),
-            follow_ups: std::array::from_fn(|_| FollowUps::new()),
-            reductions: Reductions::new(PRUNING.lmr_base, PRUNING.lmr_div),
-            pruning: PRUNING,
-            nodes: 0,
+            histories: Histories::new(),
+            reductions: Reductions::new(Pruning::DEFAULT.lmr_base, Pruning::DEFAULT.lmr_div),
+            pruning: Pruning::DEFAULT,
             unflushed: 0,
             seldepth: 0,
             leaves: 0,
@@ -243,7 +204,6 @@ impl<'a> Worker<'a> {
 
     pub fn flush(&mut self) {
         self.tt.refresh_filter();
-        self.nodes += self.unflushed;
         self.control.add_nodes(self.unflushed);
         self.unflushed = 0;
         if self.control.is_stopped() {
@@ -324,22 +284,10 @@ impl<'a> Worker<'a> {
         prune: bool,
     ) -> Score {
         self.frames[ply].pv.clear();
-        let mut table_bounds = (-Score::INFINITE, Score::INFINITE);
-        if ply > 0 {
-            if clock.draw().is_some() || is_repeated(&self.keys, clock.reversible_plies()) {
-                return Score::DRAW;
-            }
-            // A shorter win is already known above: nothing here can improve on it.
-            alpha = alpha.max(Score::loss_in(ply as u32));
-            beta = beta.min(Score::win_in(ply as u32 + 1));
-            if alpha >= beta {
-                return alpha;
-            }
-            match self.tables.probe(pos, depth, &mut alpha, &mut beta) {
-                Ok(bounds) => table_bounds = bounds,
-                Err(score) => return score,
-            }
-        }
+        let table_bounds = match self.known_bounds(pos, clock, &mut alpha, &mut beta, depth, ply) {
+            Ok(bounds) => bounds,
+            Err(score) => return score,
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, alpha, beta, ply, true);
         }
@@ -360,13 +308,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.frames[ply].moves);
-        generate(pos, &mut moves);
-        if ply == 0 {
-            if let Some(allowed) = &self.root_moves {
-                moves.retain(|m| allowed.contains(m));
-            }
-        }
+        let moves = self.generate_moves(pos, ply);
         let node = match self.prepare(pos, clock, &moves, alpha, beta, depth, ply, pv_node, prune) {
             Ok(node) => node,
             Err(score) => {
@@ -375,24 +317,105 @@ impl<'a> Worker<'a> {
             }
         };
         let mut order = std::mem::take(&mut self.frames[ply].order);
-        let first = self.order_moves(pos, &moves, &mut order, tt_index, node.capture, ply);
-        let (best, best_index) = self.search_moves(&node, &moves, &mut order, first, alpha);
+        let picker = self.order_moves(&mut order, pos, &moves, tt_index, node.capture, ply);
+        let (best, best_index) = self.search_moves(&node, &moves, picker, alpha);
         let best = best.clamp(table_bounds.0, table_bounds.1);
         if !self.stopped {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
-            self.table(depth)
-                .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
+            self.store(key, (alpha, beta), best, best_index, depth, ply);
         }
         self.frames[ply].moves = moves;
         self.frames[ply].order = order;
         best
+    }
+
+    /// What is known of a node below the root before it is searched: a draw by the
+    /// rules or by repetition, a shorter win found above (the window narrows to
+    /// what can still improve on it), and what the tables say. `Err` with the
+    /// node's score when that settles it, else the floor and ceiling the tables
+    /// hold its score within.
+    #[inline(always)]
+    fn known_bounds(
+        &self,
+        pos: &Position,
+        clock: DrawClock,
+        alpha: &mut Score,
+        beta: &mut Score,
+        depth: i32,
+        ply: usize,
+    ) -> Result<(Score, Score), Score> {
+        if ply == 0 {
+            return Ok((-Score::INFINITE, Score::INFINITE));
+        }
+        if clock.draw().is_some() || is_repeated(&self.keys, clock.reversible_plies()) {
+            return Err(Score::DRAW);
+        }
+        // A shorter win is already known above: nothing here can improve on it.
+        *alpha = (*alpha).max(Score::loss_in(ply as u32));
+        *beta = (*beta).min(Score::win_in(ply as u32 + 1));
+        if *alpha >= *beta {
+            return Err(*alpha);
+        }
+        self.tables.probe(pos, depth, alpha, beta)
+    }
+
+    /// The legal moves of `pos`, at `ply`, in that ply's list (the caller puts the
+    /// list back): at the root only those it may search.
+    #[inline(always)]
+    fn generate_moves(&mut self, pos: &Position, ply: usize) -> Vec<Move> {
+        let mut moves = std::mem::take(&mut self.frames[ply].moves);
+        generate(pos, &mut moves);
+        if ply == 0 {
+            if let Some(allowed) = &self.root_moves {
+                moves.retain(|m| allowed.contains(m));
+            }
+        }
+        moves
+    }
+
+    /// The picker of the node at `ply`, its keys kept in `order`: see [`Picker::new`].
+    /// The killers of the ply below are forgotten: their siblings differ from this
+    /// node's children.
+    #[inline(always)]
+    fn order_moves<'o>(
+        &mut self,
+        order: &'o mut Vec<i64>,
+        pos: &Position,
+        moves: &[Move],
+        tt_index: Option<u8>,
+        capture: bool,
+        ply: usize,
+    ) -> Picker<'o> {
+        let earlier = self.earlier_moves(ply);
+        let histories = &self.histories;
+        let picker = Picker::new(
+            order, pos, moves, tt_index, capture, histories, ply, &earlier,
+        );
+        self.histories.clear_child_killers(ply);
+        picker
+    }
+
+    /// Keeps a node's result in the table: its best score, a bound by where it fell
+    /// against the window it was searched with, and the list index of its best move.
+    #[inline(always)]
+    fn store(
+        &self,
+        key: Key,
+        (alpha, beta): (Score, Score),
+        best: Score,
+        best_index: Option<usize>,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
+        self.table(depth)
+            .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
     }
 
     /// Looks the node up: `Err` with the stored score when it settles the node (never
@@ -431,217 +454,29 @@ impl<'a> Worker<'a> {
         Ok(e.move_index)
     }
 
-    /// Probcut: when a much shallower search beats beta by a margin, the full
-    /// search would almost surely beat beta too. Scan prunes so; here it more than
-    /// halved the tree to a given depth and won 59.5% of 200 games at 0.1 s a
-    /// move against the same engine without it. Not inside its own verification
-    /// searches, whose trees it would prune on the prediction it is checking.
-    /// (The extra ply where a capture is pending cost 9-16% more nodes to a given
-    /// depth and scored 50.6% in 160 games at 0.1 s a move against the same engine
-    /// without it, but the sacrifice shots of tests/search.rs no longer hang on the
-    /// root's move order: without it two threads missed one up to depth 10.)
-    #[inline(always)]
-    fn probcut(
-        &mut self,
-        pos: &Position,
-        clock: DrawClock,
-        beta: Score,
-        depth: i32,
-        ply: usize,
-    ) -> Option<Score> {
-        if depth < self.pruning.probcut_depth || beta.is_decisive() {
-            return None;
-        }
-        let margin = self.pruning.probcut_margin * depth;
-        let raised = Score(beta.0 + margin);
-        if raised.is_decisive() {
-            return None;
-        }
-        // With a capture pending (often the opponent's sacrifice, the start of
-        // a shot), one ply more: the capture alone would leave the verification
-        // to stand pat in the shot's position and judge the sacrifice a loss.
-        let pending = i32::from(has_capture(pos));
-        let shallow = (depth * self.pruning.probcut_ratio / 100).max(1) + pending;
-        let s = self.search(
-            pos,
-            clock,
-            Score(raised.0 - 1),
-            raised,
-            shallow,
-            ply,
-            false,
-            false,
-        );
-        if self.stopped {
-            return Some(Score::DRAW);
-        }
-        (s >= raised).then(|| Score(s.0 - margin))
-    }
-
-    /// The decisions taken before a node's move loop, given its legal `moves`: the
-    /// extension, futility and late-move pruning. `Err` with the node's score when
-    /// it needs no loop: it has no legal move (a loss), or reverse futility returns
-    /// its static score.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn prepare(
-        &self,
-        pos: &Position,
-        clock: DrawClock,
-        moves: &[Move],
-        alpha: Score,
-        beta: Score,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-        prune: bool,
-    ) -> Result<Node, Score> {
-        let Some(first) = moves.first() else {
-            return Err(Score::loss_in(ply as u32));
-        };
-        let capture = first.is_capture();
-        // Reverse futility: far enough above beta in a quiet position that a shallow
-        // search will not bring the score back. Captures pending are never judged so.
-        let mut static_eval = None;
-        if !pv_node && !capture && depth <= self.pruning.rfp_depth && !beta.is_decisive() {
-            let e = self.eval.evaluate(pos);
-            static_eval = Some(e);
-            if e - self.pruning.rfp_margin * depth >= beta.0 {
-                return Err(Score(e));
-            }
-        }
-        // A forced reply (often a single capture) costs the opponent nothing to find:
-        // do not let it use up depth.
-        // Only on the principal variation: forced captures are so common in draughts
-        // that extending them everywhere multiplies the tree several times over.
-        // Not past two thirds of the ply limit, which keeps room for quiescence.
-        let extension = i32::from(pv_node && moves.len() == 1 && ply < 2 * MAX_PLY / 3);
-        let futile = !pv_node
-            && !capture
-            && depth <= self.pruning.futility_depth
-            && !alpha.is_decisive()
-            && static_eval.unwrap_or_else(|| self.eval.evaluate(pos))
-                + self.pruning.futility_margin * depth
-                <= alpha.0;
-        let lmp_limit = if !pv_node && depth <= self.pruning.lmp_depth && !alpha.is_decisive() {
-            (self.pruning.lmp_base + depth * depth) as usize
-        } else {
-            usize::MAX
-        };
-        Ok(Node {
-            pos: *pos,
-            clock,
-            beta,
-            depth,
-            ply,
-            new_depth: depth - 1 + extension,
-            pv_node,
-            prune,
-            capture,
-            futile,
-            lmp_limit,
-        })
-    }
-
-    /// Fills `order` with each move's ordering key (see `ordering_key`): the table's
-    /// move first, then captures of kings, killers, and quiet moves by the sum of the
-    /// plain and the follow-up histories.
-    /// Returns the index of the first move to search, found while the keys are made:
-    /// most nodes cut off on it, and so need no selection step at all.
-    #[inline(always)]
-    fn order_moves(
-        &mut self,
-        pos: &Position,
-        moves: &[Move],
-        order: &mut Vec<i64>,
-        tt_index: Option<u8>,
-        capture: bool,
-        ply: usize,
-    ) -> usize {
-        order.clear();
-        let killers = self.killers.get(ply);
-        let side = pos.side_to_move();
-        let earlier = self.earlier_moves(ply);
-        let (mut first, mut first_score) = (0, 0);
-        for (i, &mv) in moves.iter().enumerate() {
-            let s = if tt_index == Some(i as u8) {
-                TT_MOVE_SCORE
-            } else if capture {
-                // Taking kings first.
-                (mv.captured().0 & pos.kings(side.opponent()).0).count_ones() as i32
-            } else if killers[0] == Some(mv) {
-                KILLER_SCORES[0]
-            } else if killers[1] == Some(mv) {
-                KILLER_SCORES[1]
-            } else {
-                let king = moves_a_king(pos, mv);
-                let follow_ups = (self.follow_ups.iter().zip(earlier))
-                    .map(|(table, p)| p.map_or(0, |p| table.get(p, king, mv.to_bit())))
-                    .sum::<i32>();
-                self.history.get(side, mv) + follow_ups
-            };
-            if i == 0 || s > first_score {
-                (first, first_score) = (i, s);
-            }
-            order.push(ordering_key(s, i));
-        }
-        self.killers.clear_child(ply);
-        first
-    }
-
-    /// The move loop of `node`: its moves in the order of their keys in `order`
-    /// (`first` the index of the first), each searched by [`Worker::search_move`],
-    /// until one beats beta. Returns the best score and the list index of the move
-    /// that raised alpha last, if any.
+    /// The move loop of `node`: its moves as the `picker` hands them out, each
+    /// searched by [`Worker::search_move`], until one beats beta. Returns the best
+    /// score and the list index of the move that raised alpha last, if any.
     #[inline(always)]
     fn search_moves(
         &mut self,
         node: &Node,
         moves: &[Move],
-        order: &mut [i64],
-        first: usize,
+        mut picker: Picker,
         mut alpha: Score,
     ) -> (Score, Option<usize>) {
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
-        let n = order.len();
+        let n = picker.len();
         for i in 0..n {
             // Young brothers wait: the first move is searched alone, since it often
             // cuts off; after it, idle threads may share the others.
-            if i > 0
-                && node.depth >= SPLIT_DEPTH
-                && i + 1 < n
-                && self.pool.is_some_and(SplitPool::has_idle)
-            {
-                let outcome = self.split(node, moves, &mut order[i..], i, alpha, best);
-                best = best.max(outcome.best);
-                if let Some(found) = outcome.best_move {
-                    alpha = outcome.alpha;
-                    best_index = Some(found.index);
-                    if node.ply == 0 {
-                        self.root_score = alpha;
-                    }
-                    if alpha >= node.beta && !node.capture && !self.stopped {
-                        let side = node.pos.side_to_move();
-                        let bonus = node.depth * node.depth;
-                        self.killers.add(node.ply, found.mv);
-                        self.history.update(side, found.mv, bonus);
-                        self.reward_follow_up(node, found.mv, bonus);
-                    }
-                }
-                break;
+            if self.may_split(node, i, n) {
+                return self.search_shared(node, moves, &mut picker, i, alpha, best, best_index);
             }
-            // Selection sort, one step per move (the first step was done above): most
-            // nodes cut off after one or two. Equal scores go in the order the swaps
-            // leave them. The bench signature depends on that order: the generator's
-            // order gave its 12 positions 44% more nodes, but on the 81 two-move
-            // openings it searched 1-8% fewer.
-            let best_j = if i == 0 { first } else { best_from(order, i) };
-            order.swap(i, best_j);
-            let index = key_index(order[i]);
-            let move_score = (order[i] >> 16) as i32;
-            let mv = moves[index];
-            let Some(score) = self.search_move(node, i, mv, move_score, alpha, best, None) else {
+            let pick = picker.pick();
+            let mv = moves[pick.index];
+            let Some(score) = self.search_move(node, i, mv, pick.score, alpha, best, None) else {
                 continue;
             };
             if self.stopped {
@@ -650,14 +485,14 @@ impl<'a> Worker<'a> {
             if score > best {
                 best = score;
                 if score > alpha {
-                    best_index = Some(index);
+                    best_index = Some(pick.index);
                     alpha = score;
                     if node.pv_node {
                         self.update_pv(node.ply, mv, score);
                     }
                     if score >= node.beta {
                         if !node.capture {
-                            self.reward_cutoff(node, moves, &order[..i], mv);
+                            self.reward_cutoff(node, mv, picker.tried().map(|j| moves[j]));
                         }
                         break;
                     }
@@ -680,39 +515,20 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The quiet move `mv` cut off at `node`: it becomes a killer and its history
-    /// rises; the quiet moves tried before it (their keys in `tried`) did not cut
-    /// off, and theirs falls.
+    /// The quiet move `mv` cut off at `node`, after the quiet moves `tried`: see
+    /// [`Histories::reward_cutoff`].
     #[inline(always)]
-    fn reward_cutoff(&mut self, node: &Node, moves: &[Move], tried: &[i64], mv: Move) {
-        let side = node.pos.side_to_move();
-        self.killers.add(node.ply, mv);
-        let bonus = node.depth * node.depth;
-        self.history.update(side, mv, bonus);
-        self.reward_follow_up(node, mv, bonus);
-        for &earlier in tried {
-            let other = moves[key_index(earlier)];
-            self.history.update(side, other, -bonus);
-            self.reward_follow_up(node, other, -bonus);
-        }
-    }
-
-    /// Moves the follow-up history of quiet move `mv` at `node` by `bonus`.
-    #[inline(always)]
-    fn reward_follow_up(&mut self, node: &Node, mv: Move, bonus: i32) {
-        let king = moves_a_king(&node.pos, mv);
+    fn reward_cutoff(&mut self, node: &Node, mv: Move, tried: impl Iterator<Item = Move>) {
         let earlier = self.earlier_moves(node.ply);
-        for (table, p) in self.follow_ups.iter_mut().zip(earlier) {
-            if let Some(p) = p {
-                table.update(p, king, mv.to_bit(), bonus);
-            }
-        }
+        let at = (node.ply, node.depth);
+        self.histories
+            .reward_cutoff(&node.pos, at, mv, tried, &earlier);
     }
 
     /// The moves [`FOLLOW_UP_PLIES`] up from the node at `ply`, those played in this
     /// search (the root's are the game's, not known here).
     #[inline(always)]
-    fn earlier_moves(&self, ply: usize) -> [Option<Played>; FOLLOW_UP_PLIES.len()] {
+    fn earlier_moves(&self, ply: usize) -> Earlier {
         FOLLOW_UP_PLIES.map(|up| ply.checked_sub(up).and_then(|p| self.frames[p].played))
     }
 
@@ -743,218 +559,101 @@ impl<'a> Worker<'a> {
         // quiet: a non-capture adds a king only by crowning.
         let crowns = child.king_bits().count_ones() != node.pos.king_bits().count_ones();
         let quiet = !node.capture && move_score < KILLER_SCORES[1] && !crowns;
-        let mut threat = None;
-        if i > 0 && quiet && (node.futile || i >= node.lmp_limit) && best > -Score(Score::WIN_BAND)
-        {
-            let t = has_capture(&child);
-            threat = Some(t);
-            if !t {
-                return None;
-            }
+        // Futility and late-move pruning spare only the moves that threaten a capture.
+        let prunable = i > 0
+            && quiet
+            && (node.futile || i >= node.lmp_limit)
+            && best > -Score(Score::WIN_BAND);
+        let threat = prunable.then(|| has_capture(&child));
+        if threat == Some(false) {
+            return None;
         }
         let child_clock = node.clock.after(&node.pos, mv, &child);
         self.count_node();
         self.keys.push(child.key());
         self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
-
-        let full_window = |this: &mut Self, alpha: Score, pv_node| {
-            -this.search(
-                &child,
-                child_clock,
-                -node.beta,
-                -alpha,
-                node.new_depth,
-                node.ply + 1,
-                pv_node,
-                node.prune,
-            )
-        };
         let score = if i == 0 {
-            full_window(self, alpha, node.pv_node)
+            self.search_full_window(node, &child, child_clock, alpha, node.pv_node)
         } else {
-            let reduction = if quiet
-                && node.depth >= self.pruning.lmr_depth
-                && i >= self.pruning.lmr_move as usize
-                // A move that offers a capture starts an exchange or a shot: the
-                // tactics of draughts, which a reduced search would miss.
-                && !threat.unwrap_or_else(|| has_capture(&child))
-            {
-                self.reduction(node, i, move_score)
-            } else {
-                0
-            };
-            let mut s = -self.search(
-                &child,
-                child_clock,
-                Score(-alpha.0 - 1),
-                -alpha,
-                node.new_depth - reduction,
-                node.ply + 1,
-                false,
-                node.prune,
-            );
-            // At a split point another thread may have raised alpha meanwhile: the
-            // re-searches use the alpha of now, not the one the move was taken with.
-            let mut alpha = alpha;
-            if s > alpha {
-                if let Some(sp) = shared {
-                    alpha = alpha.max(sp.bounds().0);
-                }
-            }
-            if s > alpha && reduction > 0 {
-                s = -self.search(
-                    &child,
-                    child_clock,
-                    Score(-alpha.0 - 1),
-                    -alpha,
-                    node.new_depth,
-                    node.ply + 1,
-                    false,
-                    node.prune,
-                );
-            }
-            if s > alpha && s < node.beta && node.pv_node {
-                s = full_window(self, alpha, true);
-            }
-            s
+            let reduction = self.late_move_reduction(node, i, move_score, quiet, threat, &child);
+            self.search_later_move(node, &child, child_clock, reduction, alpha, shared)
         };
         self.keys.pop();
         Some(score)
     }
 
-    /// The late-move reduction of quiet move number `i` of `node`: by depth and
-    /// move number, a ply less on the principal variation and for a move whose
-    /// history is good, and always leaving the child a ply to search.
+    /// Searches a move after the first, whose position is `child`: with a null
+    /// window at alpha and `reduction` plies less; if it beats alpha so, again at
+    /// full depth; if it then falls inside the window of a principal variation node,
+    /// again with the full window for its score and PV.
     #[inline(always)]
-    fn reduction(&self, node: &Node, i: usize, move_score: i32) -> i32 {
-        let mut reduction = self.reductions.get(node.depth, i);
-        if node.pv_node {
-            reduction -= 1;
-        }
-        if move_score > GOOD_HISTORY {
-            reduction -= 1;
-        }
-        reduction.clamp(0, node.new_depth - 1)
-    }
-
-    /// Shares the moves left at `node` (their ordering keys in `order`, the first of
-    /// them move number `first_number`) with idle threads, searches them with them,
-    /// and waits until all are done.
-    fn split(
+    fn search_later_move(
         &mut self,
         node: &Node,
-        moves: &[Move],
-        order: &mut [i64],
-        first_number: usize,
+        child: &Position,
+        clock: DrawClock,
+        reduction: i32,
         alpha: Score,
-        best: Score,
-    ) -> Outcome {
-        let pool = self.pool.expect("only workers with a pool split");
-        // The threads take the moves in this order, so it is sorted all at once here
-        // (stable: ties keep their list order, which the serial search's swaps may not).
-        order.sort_by_key(|&k| std::cmp::Reverse(k >> 16));
-        let list = order
-            .iter()
-            .map(|&k| SplitMove {
-                mv: moves[key_index(k)],
-                score: (k >> 16) as i32,
-                index: key_index(k),
-            })
-            .collect();
-        let outcome = Outcome {
-            alpha,
-            best,
-            best_move: None,
-        };
-        let parent = self.splits.last().cloned();
-        let sp = Arc::new(SplitPoint::new(
-            *node,
-            self.keys.clone(),
-            list,
-            first_number,
-            outcome,
-            parent,
-        ));
-        pool.open(&sp);
-        self.work_at(&sp);
-        // Helpers may still search moves here: help them at the split points they
-        // make below this one, or wait.
-        pool.set_idle(true);
-        let mut spins = 0u32;
-        // The helpers' last moves take microseconds to a few milliseconds: spin, but
-        // yield now and then in case there are more threads than cores.
-        while sp.workers() != 0 || !pool.close(&sp) {
-            spins += 1;
-            if spins.is_multiple_of(64) {
-                match pool.join(Some(&sp)) {
-                    Some(below) => self.help_at(&below),
-                    None => std::thread::yield_now(),
-                }
-            }
-            std::hint::spin_loop();
-        }
-        pool.set_idle(false);
-        self.stopped = self.must_stop();
-        let outcome = sp.outcome();
-        if node.pv_node && outcome.best_move.is_some() {
-            self.frames[node.ply].pv = sp.pv();
-        }
-        outcome
-    }
-
-    /// Takes moves from a split point and searches them until none is left, the
-    /// split point is cut off, or the search stops; then leaves it.
-    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
-        let pool = self.pool.expect("only workers with a pool split");
-        self.splits.push(Arc::clone(sp));
-        self.stopped = self.must_stop();
-        while !self.stopped {
-            let Some((i, m)) = sp.take() else {
-                break;
-            };
-            let (alpha, best) = sp.bounds();
-            let Some(score) = self.search_move(&sp.node, i, m.mv, m.score, alpha, best, Some(sp))
-            else {
-                continue;
-            };
-            if self.stopped {
-                break;
-            }
-            pool.report(sp, m, score, &self.frames[sp.node.ply + 1].pv);
-        }
-        self.splits.pop();
-        sp.leave();
-    }
-
-    /// Works at a split point made by another thread (an idle thread, which is busy
-    /// meanwhile).
-    fn help_at(&mut self, sp: &Arc<SplitPoint>) {
-        let pool = self.pool.expect("only workers with a pool help");
-        pool.set_idle(false);
-        let own = std::mem::replace(&mut self.keys, sp.keys.clone());
-        self.work_at(sp);
-        self.keys = own;
-        self.stopped = self.must_stop();
-        pool.set_idle(true);
-    }
-
-    /// A helper's life: work at any split point until the search is over.
-    pub fn help(&mut self) {
-        let pool = self.pool.expect("helpers have a pool");
-        pool.set_idle(true);
-        while !pool.is_finished() {
-            match pool.join(None) {
-                Some(sp) => self.help_at(&sp),
-                None => {
-                    for _ in 0..32 {
-                        std::hint::spin_loop();
-                    }
-                    std::thread::yield_now();
-                }
+        shared: Option<&SplitPoint>,
+    ) -> Score {
+        let depth = node.new_depth;
+        let mut s = self.search_null_window(node, child, clock, depth - reduction, alpha);
+        // At a split point another thread may have raised alpha meanwhile: the
+        // re-searches use the alpha of now, not the one the move was taken with.
+        let mut alpha = alpha;
+        if s > alpha {
+            if let Some(sp) = shared {
+                alpha = alpha.max(sp.bounds().0);
             }
         }
-        pool.set_idle(false);
-        self.flush();
+        if s > alpha && reduction > 0 {
+            s = self.search_null_window(node, child, clock, depth, alpha);
+        }
+        if s > alpha && s < node.beta && node.pv_node {
+            s = self.search_full_window(node, child, clock, alpha, true);
+        }
+        s
+    }
+
+    /// The score of `child`, a child of `node`, searched with the window from
+    /// `alpha` to the node's beta.
+    #[inline(always)]
+    fn search_full_window(
+        &mut self,
+        node: &Node,
+        child: &Position,
+        clock: DrawClock,
+        alpha: Score,
+        pv_node: bool,
+    ) -> Score {
+        let (depth, ply) = (node.new_depth, node.ply + 1);
+        -self.search(
+            child, clock, -node.beta, -alpha, depth, ply, pv_node, node.prune,
+        )
+    }
+
+    /// The score of `child`, a child of `node`, searched to `depth` with a null
+    /// window at `alpha`: only whether it beats alpha.
+    #[inline(always)]
+    fn search_null_window(
+        &mut self,
+        node: &Node,
+        child: &Position,
+        clock: DrawClock,
+        depth: i32,
+        alpha: Score,
+    ) -> Score {
+        let null = Score(-alpha.0 - 1);
+        -self.search(
+            child,
+            clock,
+            null,
+            -alpha,
+            depth,
+            node.ply + 1,
+            false,
+            node.prune,
+        )
     }
 }
 

@@ -1,11 +1,10 @@
-//! Move ordering: the transposition-table move first, then killers, then quiet moves
-//! by their history score: the plain history plus the follow-up histories of the
-//! moves one and two plies before (docs/tuning.md has what each won). Captures need
-//! no ordering among themselves beyond the TT move: the majority rule leaves only
-//! captures of the same size, and they are few.
+//! What a search thread learns about quiet moves as it goes, by which the picker
+//! orders them: the killers of each ply, the plain history, and the follow-up
+//! histories of the moves one, two and four plies before (docs/tuning.md has what
+//! each won). A cutoff rewards its move and punishes the quiet moves tried before it.
 
-use super::node::{Played, MAX_PLY};
-use kroon_rules::board::{Move, Side};
+use super::node::{moves_a_king, Played, MAX_PLY};
+use kroon_rules::board::{Move, Position, Side};
 
 const HISTORY_MAX: i32 = 1 << 14;
 
@@ -148,34 +147,86 @@ impl Default for Killers {
     }
 }
 
-/// Ordering score of the TT move and the killers; history scores (the sum of the three
-/// histories, within ±3 x 2^14) stay below these.
-pub const TT_MOVE_SCORE: i32 = 1 << 30;
-pub const KILLER_SCORES: [i32; 2] = [1 << 20, (1 << 20) - 1];
+/// The follow-up histories: a quiet move is also scored by the move one ply up (what
+/// it answers), two plies up (the side's own move before) and four (the one before
+/// that: the plan the side is carrying out).
+pub(super) const FOLLOW_UP_PLIES: [usize; 3] = [1, 2, 4];
 
-/// Late-move reductions by depth and move number (both capped at 63).
-pub struct Reductions {
-    table: Vec<u8>,
+/// The moves [`FOLLOW_UP_PLIES`] up from a node, those played in this search.
+pub(super) type Earlier = [Option<Played>; FOLLOW_UP_PLIES.len()];
+
+/// Everything one thread learns about quiet moves: the killers, the history and the
+/// follow-up histories, by the move [`FOLLOW_UP_PLIES`] up.
+pub(super) struct Histories {
+    killers: Killers,
+    history: History,
+    follow_ups: [FollowUps; FOLLOW_UP_PLIES.len()],
 }
 
-impl Reductions {
-    #[must_use]
-    pub fn new(base: i32, div: i32) -> Reductions {
-        let mut table = vec![0u8; 64 * 64];
-        for depth in 1..64 {
-            for n in 1..64 {
-                let r = f64::from(base) / 100.0
-                    + (depth as f64).ln() * (n as f64).ln() / (f64::from(div) / 100.0);
-                table[depth * 64 + n] = r as u8;
-            }
+impl Histories {
+    pub fn new() -> Histories {
+        Histories {
+            killers: Killers::new(),
+            history: History::new(),
+            follow_ups: std::array::from_fn(|_| FollowUps::new()),
         }
-        Reductions { table }
     }
 
+    /// The killers of `ply`, the latest first.
     #[inline]
-    #[must_use]
-    pub fn get(&self, depth: i32, move_number: usize) -> i32 {
-        i32::from(self.table[(depth.clamp(0, 63) as usize) * 64 + move_number.min(63)])
+    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers.get(ply)
+    }
+
+    /// Forgets the killers of the ply below `ply`: see [`Killers::clear_child`].
+    #[inline]
+    pub fn clear_child_killers(&mut self, ply: usize) {
+        self.killers.clear_child(ply);
+    }
+
+    /// The ordering score of quiet move `mv` in `pos` (`earlier`: the moves before
+    /// it): the plain history plus the follow-up histories.
+    #[inline(always)]
+    pub fn quiet_score(&self, pos: &Position, mv: Move, earlier: &Earlier) -> i32 {
+        let king = moves_a_king(pos, mv);
+        let follow_ups = (self.follow_ups.iter().zip(earlier))
+            .map(|(table, p)| p.map_or(0, |p| table.get(p, king, mv.to_bit())))
+            .sum::<i32>();
+        self.history.get(pos.side_to_move(), mv) + follow_ups
+    }
+
+    /// The quiet move `mv` cut off in `pos`, at `ply` with `depth` plies left: it
+    /// becomes a killer and its history rises; the quiet moves `tried` before it did
+    /// not cut off, and theirs falls.
+    #[inline(always)]
+    pub fn reward_cutoff(
+        &mut self,
+        pos: &Position,
+        (ply, depth): (usize, i32),
+        mv: Move,
+        tried: impl Iterator<Item = Move>,
+        earlier: &Earlier,
+    ) {
+        let side = pos.side_to_move();
+        self.killers.add(ply, mv);
+        let bonus = depth * depth;
+        self.history.update(side, mv, bonus);
+        self.reward_follow_up(pos, mv, bonus, earlier);
+        for other in tried {
+            self.history.update(side, other, -bonus);
+            self.reward_follow_up(pos, other, -bonus, earlier);
+        }
+    }
+
+    /// Moves the follow-up histories of quiet move `mv` in `pos` by `bonus`.
+    #[inline(always)]
+    fn reward_follow_up(&mut self, pos: &Position, mv: Move, bonus: i32, earlier: &Earlier) {
+        let king = moves_a_king(pos, mv);
+        for (table, p) in self.follow_ups.iter_mut().zip(earlier) {
+            if let Some(p) = *p {
+                table.update(p, king, mv.to_bit(), bonus);
+            }
+        }
     }
 }
 
@@ -231,13 +282,5 @@ mod tests {
         k.add(3, moves[0]);
         k.add(3, moves[1]);
         assert_eq!(k.get(3), [Some(moves[1]), Some(moves[0])]);
-    }
-
-    #[test]
-    fn reductions_grow() {
-        let p = crate::search::pruning::PRUNING;
-        let r = Reductions::new(p.lmr_base, p.lmr_div);
-        assert!(r.get(2, 2) <= r.get(10, 20));
-        assert_eq!(r.get(1, 1), 0);
     }
 }
