@@ -2,7 +2,7 @@
 //! table each. The total node count is the search's signature: a change that alters
 //! it changes the search.
 
-use crate::engine::{Engine, EngineOptions, Limit};
+use crate::engine::{Engine, EngineOptions, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use std::time::{Duration, Instant};
@@ -77,7 +77,7 @@ fn search(engine: &mut Engine, fen: &str, game: &Game, depth: u32) -> BenchLine 
     engine.new_game();
     let t = Instant::now();
     // Analysis, so that a forced move is searched too and the count is the search's.
-    let result = engine.analyse_blocking(game, Limit::Depth(depth));
+    let result = engine.analyse_blocking(game, TimeControl::Depth(depth));
     BenchLine {
         fen: fen.to_string(),
         best_move: result.best_move.map_or_else(

@@ -11,7 +11,7 @@ use crate::board::notation::{hub_move, parse_move};
 use crate::board::Position;
 use crate::engine::{Engine, EngineSetup, GoMode, Info};
 use crate::game::Game;
-use crate::play::TimeControl;
+use crate::time_control::TimeControl;
 use command::{Command, ParamKind, Reply};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -357,7 +357,7 @@ impl Session {
         let (id, events) = (self.searches, self.events.clone());
         self.engine.go(
             game,
-            self.level.limit(),
+            self.level,
             mode,
             move |info| out.send(&info_reply(info)),
             move || {

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use kroon::board::notation::hub_move;
-//! use kroon::engine::{Engine, EngineOptions, Limit};
+//! use kroon::engine::{Engine, EngineOptions, TimeControl};
 //! use kroon::game::{Game, GameResult};
 //!
 //! let mut game = Game::new();
@@ -22,7 +22,7 @@
 //!
 //! // Let the engine answer for Black.
 //! let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 8 });
-//! let reply = engine.search_blocking(&game, Limit::Depth(6)).best_move.unwrap();
+//! let reply = engine.search_blocking(&game, TimeControl::Depth(6)).best_move.unwrap();
 //! game.play(reply).unwrap();
 //! game.undo();
 //! assert_eq!(game.moves().len(), 3);
@@ -47,5 +47,5 @@ pub mod tools;
 
 // The layers below, under the names the applications have always used: the rules
 // core (`kroon-rules`) and the engine (`kroon-engine`) are crates of their own.
-pub use kroon_engine::{book, checksum, egdb, engine, eval, openings, random};
+pub use kroon_engine::{book, checksum, egdb, engine, eval, openings, random, time_control};
 pub use kroon_rules::{board, game, pdn, wdl};

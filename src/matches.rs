@@ -239,7 +239,8 @@ mod tests {
     use crate::client::engine_spec::EngineSpec;
     use crate::dxp::message::Minutes;
     use crate::game::Game;
-    use crate::play::{Outcome, TimeControl};
+    use crate::play::Outcome;
+    use crate::time_control::TimeControl;
     use elo::Sprt;
 
     #[test]

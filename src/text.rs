@@ -17,11 +17,11 @@ pub use level::parse_level;
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, pdn_move, squares_text, MoveError};
 use crate::board::{Move, Position, Side};
-use crate::engine::{Engine, EngineSetup, GoMode, Limit};
+use crate::engine::{Engine, EngineSetup, GoMode, TimeControl};
 use crate::game::{Game, GameError};
 use crate::pdn;
 use crate::play::outcome::{Reason, UNFINISHED};
-use crate::play::{Clock, Outcome, TimeControl};
+use crate::play::{Clock, Outcome};
 use command::HELP;
 use level::level_text;
 use output::{clock_text, info_line, Output};
@@ -148,15 +148,15 @@ impl Session {
         Ok(())
     }
 
-    fn limit(&self, side: Side) -> Limit {
+    fn limit(&self, side: Side) -> TimeControl {
         match &self.clock {
-            Some(clock) => clock.limit(side, self.turn_started.elapsed()),
-            None => self.level.limit(),
+            Some(clock) => clock.control_now(side, self.turn_started.elapsed()),
+            None => self.level,
         }
     }
 
     /// Searches the current position, showing the thinking, and returns the best move.
-    fn think(&mut self, limit: Limit) -> Option<Move> {
+    fn think(&mut self, limit: TimeControl) -> Option<Move> {
         let root = *self.game.position();
         let out = self.out.clone();
         self.engine.go(
@@ -473,7 +473,7 @@ impl Session {
         let root = *self.game.position();
         // A hint must not eat into a game clock: it gets a second.
         let limit = if self.level.is_clock() {
-            Limit::MoveTime(Duration::from_secs(1))
+            TimeControl::MoveTime(Duration::from_secs(1))
         } else {
             self.limit(root.side_to_move())
         };

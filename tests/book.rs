@@ -5,7 +5,7 @@ mod common;
 use common::Scratch;
 use kroon::board::notation::hub_move;
 use kroon::book::{Book, BookUse};
-use kroon::engine::{EngineSetup, GoMode, Limit};
+use kroon::engine::{EngineSetup, GoMode, TimeControl};
 use kroon::game::Game;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -27,7 +27,7 @@ fn opening(setup: &EngineSetup, seed: u64, plies: usize) -> (Vec<String>, usize)
         let flag = Arc::clone(&heard);
         engine.go(
             &game,
-            Limit::Nodes(1000),
+            TimeControl::Nodes(1000),
             GoMode::Think,
             move |info| *flag.lock().unwrap() |= info.from_book,
             || {},

@@ -14,7 +14,7 @@ use common::{Lines, Running, Scratch, KROON, PATIENCE};
 use gui::http::{read_reply, request, request_with};
 use gui::webdriver::{Browser, Viewport};
 use kroon::board::notation::hub_move;
-use kroon::engine::{Engine, EngineOptions, Limit};
+use kroon::engine::{Engine, EngineOptions, TimeControl};
 use kroon::game::Game;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -389,7 +389,7 @@ fn best_move(fen: &str) -> String {
         threads: 1,
         hash_mb: 16,
     });
-    let result = engine.search_blocking(&game, Limit::Depth(10));
+    let result = engine.search_blocking(&game, TimeControl::Depth(10));
     hub_move(result.best_move.expect("a move"))
 }
 

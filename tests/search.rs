@@ -6,7 +6,7 @@ mod common;
 use common::SLACK;
 use kroon::board::movegen::{has_capture, legal_moves};
 use kroon::board::notation::pdn_move;
-use kroon::engine::{Engine, EngineOptions, GoMode, Info, Limit, Score};
+use kroon::engine::{Engine, EngineOptions, GoMode, Info, Score, TimeControl};
 use kroon::game::Game;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -51,7 +51,7 @@ fn find_the_shots(engine: &mut Engine) {
     for (fen, expected) in SHOTS {
         let game = Game::from_fen(fen).unwrap();
         engine.new_game();
-        let result = engine.search_blocking(&game, Limit::Depth(9));
+        let result = engine.search_blocking(&game, TimeControl::Depth(9));
         let mv = result.best_move.expect("a move");
         assert_eq!(
             pdn_move(game.position(), mv),
@@ -73,7 +73,7 @@ fn no_legal_move_gives_no_move() {
     // White's man on 46 is blocked by 41 and cannot take it (37 is occupied).
     let game = Game::from_fen("W:W46:B37,41").unwrap();
     for mode in [GoMode::Think, GoMode::Analyze] {
-        engine.go(&game, Limit::Depth(5), mode, |_| {}, || {});
+        engine.go(&game, TimeControl::Depth(5), mode, |_| {}, || {});
         let result = engine.wait();
         assert_eq!(result.best_move, None);
         assert_eq!(result.score, Score::loss_in(0));
@@ -86,13 +86,13 @@ fn a_single_legal_move_is_played_at_once_but_analysed_on_request() {
     let mut game = Game::new();
     game.play_text("32-28").unwrap();
     game.play_text("19-23").unwrap();
-    let result = engine.search_blocking(&game, Limit::Depth(30));
+    let result = engine.search_blocking(&game, TimeControl::Depth(30));
     assert_eq!(result.depth, 0);
     assert_eq!(
         pdn_move(game.position(), result.best_move.unwrap()),
         "28x19"
     );
-    engine.go(&game, Limit::Depth(6), GoMode::Analyze, |_| {}, || {});
+    engine.go(&game, TimeControl::Depth(6), GoMode::Analyze, |_| {}, || {});
     let result = engine.wait();
     assert_eq!(result.depth, 6);
     assert_eq!(
@@ -106,7 +106,7 @@ fn finds_a_forced_win_and_scores_it_as_such() {
     let mut engine = engine();
     // White's king takes Black's last piece: 46 over 23 (nothing between) lands on 19 or beyond.
     let game = Game::from_fen("W:WK46:B23").unwrap();
-    let result = engine.search_blocking(&game, Limit::Depth(4));
+    let result = engine.search_blocking(&game, TimeControl::Depth(4));
     assert_eq!(result.score, Score::win_in(1));
 }
 
@@ -131,7 +131,13 @@ fn the_five_move_rule_draws_inside_the_search() {
     }
     assert_eq!(game.position().pieces(kroon::board::Side::White).count(), 2);
     assert_eq!(game.position().pieces(kroon::board::Side::Black).count(), 1);
-    engine.go(&game, Limit::Depth(10), GoMode::Analyze, |_| {}, || {});
+    engine.go(
+        &game,
+        TimeControl::Depth(10),
+        GoMode::Analyze,
+        |_| {},
+        || {},
+    );
     let result = engine.wait();
     let gives_a_king_away = result.pv.iter().any(|m| m.is_capture());
     if gives_a_king_away {
@@ -154,7 +160,7 @@ fn node_limited_searches_are_reproducible() {
         engine.new_game();
         engine.go(
             &Game::new(),
-            Limit::Nodes(300_000),
+            TimeControl::Nodes(300_000),
             GoMode::Think,
             move |i: &Info| {
                 sink.lock()
@@ -193,7 +199,7 @@ fn stop_ends_an_infinite_search_promptly() {
     let (done, ended) = mpsc::channel();
     engine.go(
         &Game::new(),
-        Limit::Infinite,
+        TimeControl::Infinite,
         GoMode::Analyze,
         move |_| log.lock().unwrap().push(Instant::now()),
         move || done.send(Instant::now()).unwrap(),
@@ -240,7 +246,7 @@ fn a_search_that_ends_by_itself_says_so() {
     let (done, ended) = mpsc::channel();
     engine.go(
         &Game::new(),
-        Limit::Depth(8),
+        TimeControl::Depth(8),
         GoMode::Think,
         |_| {},
         move || {
@@ -257,7 +263,10 @@ fn a_search_that_ends_by_itself_says_so() {
 fn move_time_is_kept() {
     let mut engine = engine();
     let t = Instant::now();
-    let result = engine.search_blocking(&Game::new(), Limit::MoveTime(Duration::from_millis(250)));
+    let result = engine.search_blocking(
+        &Game::new(),
+        TimeControl::MoveTime(Duration::from_millis(250)),
+    );
     let took = t.elapsed();
     // It stops at its time, not at a depth: a busy machine may add SLACK (the
     // search thread waits for a core), but never makes it stop early.
@@ -269,10 +278,10 @@ fn move_time_is_kept() {
 #[test]
 fn ponder_runs_without_a_clock_until_ponder_hit() {
     let mut engine = engine();
-    let limit = Limit::Clock {
-        remaining: Duration::from_millis(600),
+    let limit = TimeControl::Clock {
+        time: Duration::from_millis(600),
         increment: Duration::ZERO,
-        moves_to_go: None,
+        moves: None,
     };
     let (done, ended) = mpsc::channel();
     engine.go(
@@ -315,12 +324,12 @@ fn a_clock_game_keeps_time_in_hand() {
             break;
         }
         let side = ply % 2;
-        clocks[side] += increment;
-        let limit = Limit::Clock {
-            remaining: clocks[side],
+        let limit = TimeControl::Clock {
+            time: clocks[side],
             increment,
-            moves_to_go: None,
+            moves: None,
         };
+        clocks[side] += increment;
         let t = Instant::now();
         let result = engines[side].search_blocking(&game, limit);
         let used = t.elapsed();
@@ -346,12 +355,12 @@ fn the_thread_count_can_change_between_searches() {
     let mut engine = engine();
     let game = Game::from_fen(kroon::bench::POSITIONS[4]).unwrap();
     for threads in [2, 1, 4, 2, 2] {
-        engine.go(&game, Limit::Infinite, GoMode::Analyze, |_| {}, || {});
+        engine.go(&game, TimeControl::Infinite, GoMode::Analyze, |_| {}, || {});
         engine.set_threads(threads);
         std::thread::sleep(Duration::from_millis(20));
         engine.stop();
         assert!(engine.wait().best_move.is_some(), "{threads} threads");
-        let result = engine.search_blocking(&game, Limit::Depth(10));
+        let result = engine.search_blocking(&game, TimeControl::Depth(10));
         assert_eq!(result.depth, 10, "{threads} threads");
         assert!(game.legal_moves().contains(&result.best_move.unwrap()));
     }
@@ -372,7 +381,7 @@ fn threads_report_every_depth_and_a_playable_principal_variation() {
         let sink = Arc::clone(&infos);
         engine.go(
             &game,
-            Limit::Depth(12),
+            TimeControl::Depth(12),
             GoMode::Analyze,
             move |i: &Info| sink.lock().unwrap().push(i.clone()),
             || {},
@@ -401,7 +410,7 @@ fn a_stopped_iteration_plays_the_move_it_already_proved_better() {
     // point every time). Where it has proved another move better by then, it must
     // play that move although its last completed depth is d, which chose the old
     // one: a search that played its last completed depth's move never would.
-    let search = |game: &Game, limit: Limit| {
+    let search = |game: &Game, limit: TimeControl| {
         let mut engine = engine();
         engine.go(game, limit, GoMode::Think, |_| {}, || {});
         engine.wait()
@@ -416,11 +425,11 @@ fn a_stopped_iteration_plays_the_move_it_already_proved_better() {
         .take(12);
     for fen in kroon::bench::POSITIONS.iter().copied().chain(middle_games) {
         let game = Game::from_fen(fen).unwrap();
-        let mut previous = search(&game, Limit::Depth(3));
+        let mut previous = search(&game, TimeControl::Depth(3));
         for depth in 4..=11 {
-            let next = search(&game, Limit::Depth(depth));
+            let next = search(&game, TimeControl::Depth(depth));
             if next.best_move != previous.best_move && next.nodes > previous.nodes + 3000 {
-                let stopped = search(&game, Limit::Nodes(next.nodes - 1500));
+                let stopped = search(&game, TimeControl::Nodes(next.nodes - 1500));
                 assert_eq!(stopped.depth, depth - 1, "{fen}");
                 assert_eq!(stopped.pv.first(), stopped.best_move.as_ref(), "{fen}");
                 if stopped.best_move != previous.best_move {

@@ -1,8 +1,8 @@
 //! `kroon match`: its options, turned into the match runner's configuration.
 
 use super::engine_options::{egdb_dir, openings_or_initial};
-use crate::play::time_control::seconds;
-use crate::play::TimeControl;
+use crate::time_control::seconds;
+use crate::time_control::TimeControl;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 

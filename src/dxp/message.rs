@@ -12,7 +12,7 @@
 //! ```
 
 use crate::board::{Position, Side, Square};
-use crate::play::TimeControl;
+use crate::time_control::TimeControl;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 
 use super::message::{self, EndReason, Minutes};
 use crate::board::{Position, Side};
-use crate::engine::Limit;
+use crate::engine::TimeControl;
 use crate::game::Game;
 use crate::play::{Clock, Outcome};
 use std::time::{Duration, Instant};
@@ -71,18 +71,22 @@ impl Play {
         spent
     }
 
-    pub(super) fn limit(&self, depth: Option<u32>) -> Limit {
+    pub(super) fn limit(&self, depth: Option<u32>) -> TimeControl {
         if let Some(d) = depth {
-            return Limit::Depth(d);
+            return TimeControl::Depth(d);
         }
         let Some(clock) = &self.clock else {
-            return Limit::MoveTime(NO_CLOCK_MOVE_TIME);
+            return TimeControl::MoveTime(NO_CLOCK_MOVE_TIME);
         };
-        let mut limit = clock.limit(self.ours, self.turn_started.elapsed());
-        if let Limit::Clock { remaining, .. } = &mut limit {
-            *remaining = (*remaining).max(MIN_CLOCK);
+        let mut now = clock.control_now(self.ours, self.turn_started.elapsed());
+        if let TimeControl::Clock {
+            time, increment, ..
+        } = &mut now
+        {
+            // MIN_CLOCK with this move's increment counted, as the search counts it.
+            *time = (*time).max(MIN_CLOCK.saturating_sub(*increment));
         }
-        limit
+        now
     }
 
     /// How the game ended: on the board when the rules say so, else as the peer

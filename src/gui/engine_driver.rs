@@ -14,7 +14,7 @@ use crate::client::fault::Fault;
 use crate::engine::{Engine, EngineSetup, GoMode, Info};
 use crate::game::Game;
 use crate::hub::command::{level_args, tokenize};
-use crate::play::TimeControl;
+use crate::time_control::TimeControl;
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -88,8 +88,8 @@ impl EngineDriver {
         match self {
             EngineDriver::Kroon(engine) => {
                 let (limit, mode) = match purpose {
-                    Purpose::Play(control) => (control.limit(), GoMode::Think),
-                    Purpose::Analyse => (TimeControl::Infinite.limit(), GoMode::Analyze),
+                    Purpose::Play(control) => (control, GoMode::Think),
+                    Purpose::Analyse => (TimeControl::Infinite, GoMode::Analyze),
                 };
                 let on_info = events.clone();
                 engine.go(

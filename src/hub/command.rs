@@ -2,8 +2,8 @@
 //! printed. No I/O here, so both directions round-trip in unit tests.
 
 use crate::engine::GoMode;
-use crate::play::time_control::seconds as duration;
-use crate::play::TimeControl;
+use crate::time_control::seconds as duration;
+use crate::time_control::TimeControl;
 use std::fmt;
 
 /// A line's arguments: `name=value` pairs and bare flags, in order.

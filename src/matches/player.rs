@@ -11,7 +11,8 @@ use crate::client::engine_spec::EngineSpec;
 use crate::client::fault::Fault;
 use crate::game::Game;
 use crate::hub::command::level_args;
-use crate::play::{Outcome, TimeControl};
+use crate::play::Outcome;
+use crate::time_control::TimeControl;
 use std::time::Duration;
 
 /// A running engine.

@@ -5,7 +5,7 @@ use super::elo::Sprt;
 use crate::board::Position;
 use crate::client::engine_spec::EngineSpec;
 use crate::dxp::message::{gamereq_time, Minutes};
-use crate::play::TimeControl;
+use crate::time_control::TimeControl;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -12,7 +12,8 @@ use crate::client::dxp_engine::Proposal;
 use crate::client::fault::Fault;
 use crate::dxp::message::EndReason;
 use crate::game::Game;
-use crate::play::{Clock, Outcome, Reason, TimeControl};
+use crate::play::{Clock, Outcome, Reason};
+use crate::time_control::TimeControl;
 use std::time::Duration;
 
 /// How a game ended, and who ended it.

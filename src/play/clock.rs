@@ -4,9 +4,8 @@
 //! end measures how long a move took, by whatever it trusts (its own `Instant`, or
 //! the arrival of an engine's answer), and charges it.
 
-use super::time_control::TimeControl;
 use crate::board::Side;
-use crate::engine::Limit;
+use crate::time_control::TimeControl;
 use std::time::Duration;
 
 /// Both sides' time in one game.
@@ -110,7 +109,8 @@ impl Clock {
     }
 
     /// The clock as `side` sees it now, `spent` into its move, as a time control:
-    /// the time left for the moves to go. Hub's `level` says the clock so.
+    /// the time left for the moves to go. Hub's `level` says the clock so, and the
+    /// search of the move takes it so.
     #[must_use]
     pub fn control_now(&self, side: Side, spent: Duration) -> TimeControl {
         TimeControl::Clock {
@@ -118,12 +118,6 @@ impl Clock {
             increment: self.increment,
             moves: self.moves_to_go(side),
         }
-    }
-
-    /// The search limit of `side`'s move, `spent` into it.
-    #[must_use]
-    pub fn limit(&self, side: Side, spent: Duration) -> Limit {
-        self.control_now(side, spent).limit()
     }
 }
 
@@ -195,17 +189,17 @@ mod tests {
     }
 
     #[test]
-    fn the_limit_is_what_is_left_now() {
+    fn a_move_is_searched_with_what_is_left_now() {
         let mut clock = clock(60.0, 2.0, Some(40));
         clock
             .charge(Side::White, secs(5.0), Duration::ZERO)
             .unwrap();
         assert_eq!(
-            clock.limit(Side::White, secs(7.0)),
-            Limit::Clock {
-                remaining: secs(52.0),
+            clock.control_now(Side::White, secs(7.0)),
+            TimeControl::Clock {
+                time: secs(50.0),
                 increment: secs(2.0),
-                moves_to_go: Some(39)
+                moves: Some(39)
             }
         );
         assert_eq!(

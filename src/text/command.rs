@@ -3,7 +3,7 @@
 //! commands.
 
 use super::level::parse_level;
-use crate::play::TimeControl;
+use crate::time_control::TimeControl;
 
 /// One line of input, parsed.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,8 +2,8 @@
 //! `time` into a [`TimeControl`], and writing it back for the player.
 
 use crate::engine::MAX_DEPTH;
-use crate::play::time_control::parse_seconds;
-use crate::play::TimeControl;
+use crate::time_control::parse_seconds;
+use crate::time_control::TimeControl;
 use std::time::Duration;
 
 /// Longest time setting accepted (a week): a typing slip, not a game.

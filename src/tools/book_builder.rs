@@ -23,7 +23,7 @@ use crate::board::movegen::legal_moves;
 use crate::board::zobrist::Key;
 use crate::board::Position;
 use crate::book::format::{self, BuildSettings, Entry};
-use crate::engine::{Engine, EngineOptions, Limit, Score};
+use crate::engine::{Engine, EngineOptions, Score, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use std::cmp::Reverse;
@@ -226,8 +226,10 @@ fn search_all(positions: &[Position], engines: &mut [Engine], leaf_nodes: u64) -
                 engine.new_game();
                 // Analysis, not play: a forced capture, common in the opening,
                 // must be searched and scored too.
-                let result = engine
-                    .analyse_blocking(&Game::from_position(*position), Limit::Nodes(leaf_nodes));
+                let result = engine.analyse_blocking(
+                    &Game::from_position(*position),
+                    TimeControl::Nodes(leaf_nodes),
+                );
                 let score = result
                     .score
                     .0

@@ -16,7 +16,7 @@
 use crate::board::movegen::legal_moves;
 use crate::board::notation::hub_move;
 use crate::board::Position;
-use crate::engine::{Engine, EngineOptions, Limit};
+use crate::engine::{Engine, EngineOptions, TimeControl};
 use crate::game::Game;
 use crate::openings::Opening;
 use std::collections::HashSet;
@@ -96,8 +96,10 @@ pub fn balanced(
         engine.new_game();
         // Analysis, not play: an exchange offered on the last ply leaves the capture
         // forced, and play would answer it with no score (kept as balanced, unseen).
-        let result =
-            engine.analyse_blocking(&Game::from_position(opening.position), Limit::Depth(depth));
+        let result = engine.analyse_blocking(
+            &Game::from_position(opening.position),
+            TimeControl::Depth(depth),
+        );
         let scored = Scored {
             opening,
             score: result.score.0,

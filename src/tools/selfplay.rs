@@ -13,7 +13,7 @@ use super::training_data::{Record, RunHeader, BLOCK, SCORE_LIMIT};
 use crate::board::movegen::has_capture;
 use crate::board::{Position, Side};
 use crate::egdb::Tables;
-use crate::engine::{Engine, EngineOptions, Limit, Score};
+use crate::engine::{Engine, EngineOptions, Score, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::random::Rng;
@@ -125,7 +125,7 @@ fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<R
         }
         let jitter = NODE_JITTER.0 + (NODE_JITTER.1 - NODE_JITTER.0) * rng.unit();
         let nodes = (f64::from(config.nodes) * jitter).max(1.0) as u64;
-        let found = engine.search_blocking(&game, Limit::Nodes(nodes));
+        let found = engine.search_blocking(&game, TimeControl::Nodes(nodes));
         let Some(mv) = found.best_move else {
             break if game.is_over() {
                 game.winner()

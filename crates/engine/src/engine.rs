@@ -5,12 +5,12 @@
 //! never reads input or prints protocol text.
 //!
 //! ```
-//! use kroon_engine::engine::{Engine, EngineOptions, Limit};
+//! use kroon_engine::engine::{Engine, EngineOptions, TimeControl};
 //! use kroon_rules::game::Game;
 //!
 //! let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 16 });
 //! let game = Game::new();
-//! let result = engine.search_blocking(&game, Limit::Depth(6));
+//! let result = engine.search_blocking(&game, TimeControl::Depth(6));
 //! assert!(result.best_move.is_some());
 //! ```
 
@@ -27,9 +27,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-pub use crate::search::{
-    nodes_as_time, GoMode, Info, Limit, Pruning, Score, SearchResult, MAX_DEPTH,
-};
+pub use crate::search::{nodes_as_time, GoMode, Info, Pruning, Score, SearchResult, MAX_DEPTH};
+pub use crate::time_control::TimeControl;
 
 /// Engine options, as a front end sets them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,7 +323,7 @@ impl Engine {
     pub fn go(
         &mut self,
         game: &Game,
-        limit: Limit,
+        limit: TimeControl,
         mode: GoMode,
         on_info: impl FnMut(&Info) + Send + 'static,
         on_done: impl FnOnce() + Send + 'static,
@@ -450,7 +449,7 @@ impl Engine {
     }
 
     /// Searches in Think mode and waits for the result, without progress reports.
-    pub fn search_blocking(&mut self, game: &Game, limit: Limit) -> SearchResult {
+    pub fn search_blocking(&mut self, game: &Game, limit: TimeControl) -> SearchResult {
         self.go(game, limit, GoMode::Think, |_| {}, || {});
         self.wait()
     }
@@ -458,7 +457,7 @@ impl Engine {
     /// Searches in Analyze mode and waits for the result: unlike play, a position
     /// with a single legal move (a forced capture) is searched too and gets a score.
     /// For the tools that want the search's verdict on a position, not a move.
-    pub fn analyse_blocking(&mut self, game: &Game, limit: Limit) -> SearchResult {
+    pub fn analyse_blocking(&mut self, game: &Game, limit: TimeControl) -> SearchResult {
         self.go(game, limit, GoMode::Analyze, |_| {}, || {});
         self.wait()
     }

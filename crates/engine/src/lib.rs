@@ -4,13 +4,13 @@
 //! drives. It reads no input and prints no protocol text.
 //!
 //! ```
-//! use kroon_engine::{Engine, EngineOptions, Limit};
+//! use kroon_engine::{Engine, EngineOptions, TimeControl};
 //! use kroon_rules::game::Game;
 //!
 //! let mut game = Game::new();
 //! game.play_text("32-28").unwrap();
 //! let mut engine = Engine::new(EngineOptions { threads: 1, hash_mb: 8 });
-//! let reply = engine.search_blocking(&game, Limit::Depth(6)).best_move.unwrap();
+//! let reply = engine.search_blocking(&game, TimeControl::Depth(6)).best_move.unwrap();
 //! game.play(reply).unwrap();
 //! assert_eq!(game.moves().len(), 2);
 //! ```
@@ -26,5 +26,6 @@ pub mod eval;
 pub mod openings;
 pub mod random;
 mod search;
+pub mod time_control;
 
-pub use engine::{Engine, EngineOptions, GoMode, Info, Limit, Score, SearchResult};
+pub use engine::{Engine, EngineOptions, GoMode, Info, Score, SearchResult, TimeControl};

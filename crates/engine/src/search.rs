@@ -2,7 +2,7 @@
 //! shared lock-free transposition table, threads that share the moves of split
 //! nodes (young brothers wait), and time allocation.
 //! Front ends use it through [`crate::engine::Engine`]; this module exports only
-//! what the facade passes on (the types below, [`Score`], [`Limit`], [`Pruning`],
+//! what the facade passes on (the types below, [`Score`], [`Pruning`],
 //! [`nodes_as_time`]).
 //!
 //! Where each part lives. A file uses only files below it in this list, so no two
@@ -47,7 +47,7 @@ use std::time::Duration;
 
 pub use pruning::Pruning;
 pub use score::Score;
-pub use time::{nodes_as_time, Limit, MAX_DEPTH};
+pub use time::{nodes_as_time, MAX_DEPTH};
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,8 @@ use crate::board::notation::{parse_move, pdn_move};
 use crate::board::{Position, Side};
 use crate::game::Game;
 use crate::pdn;
-use crate::play::{Clock, Outcome, TimeControl};
+use crate::play::{Clock, Outcome};
+use crate::time_control::TimeControl;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -292,7 +293,7 @@ fn read_level(action: &Value) -> Result<TimeControl, String> {
         }
         Some("time") => {
             let seconds = number("seconds")?;
-            crate::play::time_control::seconds(seconds)
+            crate::time_control::seconds(seconds)
                 .filter(|t| !t.is_zero())
                 .map(TimeControl::MoveTime)
                 .ok_or_else(|| "a time per move must be more than 0 seconds".into())
@@ -300,8 +301,8 @@ fn read_level(action: &Value) -> Result<TimeControl, String> {
         Some("clock") => {
             let seconds = number("seconds")?;
             let increment = number("increment")?;
-            let time = crate::play::time_control::seconds(seconds).unwrap_or_default();
-            let increment = crate::play::time_control::seconds(increment).unwrap_or_default();
+            let time = crate::time_control::seconds(seconds).unwrap_or_default();
+            let increment = crate::time_control::seconds(increment).unwrap_or_default();
             if (time + increment).is_zero() {
                 return Err("a clock needs some time".into());
             }

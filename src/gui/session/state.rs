@@ -6,7 +6,7 @@
 use super::{Controller, Search, Session};
 use crate::board::notation::{capture_path, hub_move, parse_move, pdn_move};
 use crate::board::{Move, Position, Side};
-use crate::play::TimeControl;
+use crate::time_control::TimeControl;
 use serde_json::{json, Map, Value};
 
 impl Session {

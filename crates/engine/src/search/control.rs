@@ -2,8 +2,9 @@
 //! flag, the node count, and the clock the search runs on (real time, or nodes
 //! counted as time), with the budget that tells it when to stop.
 
-use super::time::{nodes_as_time, Budget, Limit};
+use super::time::{nodes_as_time, Budget};
 use super::GoMode;
+use crate::time_control::TimeControl;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -34,16 +35,16 @@ impl Control {
     /// plan ends where they take over); a ponder search runs without its clock
     /// until [`Control::ponder_hit`].
     #[must_use]
-    pub fn new(limit: Limit, mode: GoMode, pieces: u32, settled: u32) -> Control {
+    pub fn new(limit: TimeControl, mode: GoMode, pieces: u32, settled: u32) -> Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(mode == GoMode::Ponder),
             nodes: AtomicU64::new(0),
             start: Instant::now(),
             clock_start_ns: AtomicU64::new(0),
-            budget: Budget::for_limit(limit, pieces, settled),
+            budget: Budget::for_control(limit, pieces, settled),
             node_limit: match limit {
-                Limit::Nodes(n) => Some(n),
+                TimeControl::Nodes(n) => Some(n),
                 _ => None,
             },
             stretch: AtomicU32::new(100),

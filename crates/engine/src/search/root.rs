@@ -7,12 +7,13 @@
 
 use super::control::Control;
 use super::split_point::SplitPool;
-use super::time::{Limit, MAX_DEPTH};
+use super::time::MAX_DEPTH;
 use super::tt::TranspositionTable;
 use super::worker::{Iteration, Worker};
 use super::{GoMode, Info, SearchResult};
 use crate::egdb::Wdl;
 use crate::search::score::Score;
+use crate::time_control::TimeControl;
 use kroon_rules::board::draw::DrawClock;
 use kroon_rules::board::movegen::legal_moves;
 use kroon_rules::board::{Key, Move, Position};
@@ -68,7 +69,7 @@ pub struct SearchParams {
     /// Keys of the game's positions, oldest first, the root's last.
     pub keys: Vec<Key>,
     pub clock: DrawClock,
-    pub limit: Limit,
+    pub limit: TimeControl,
     pub mode: GoMode,
     pub threads: usize,
     pub evaluator: crate::eval::Evaluator,
@@ -306,7 +307,7 @@ fn deepen(
     on_info: &mut (dyn FnMut(&Info) + Send),
 ) -> (Option<Iteration>, Option<Unfinished>) {
     let max_depth = match params.limit {
-        Limit::Depth(d) => d.clamp(1, MAX_DEPTH),
+        TimeControl::Depth(d) => d.clamp(1, MAX_DEPTH),
         _ => MAX_DEPTH,
     }
     .min(plan.max_depth);

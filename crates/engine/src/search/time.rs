@@ -1,34 +1,13 @@
-//! Search limits and the time each one allows. Front ends state how a game is
-//! timed as a `TimeControl` (the play layer of the `kroon` package), which gives a move its [`Limit`].
+//! The time a search may take for its move: what each [`TimeControl`] allows, how
+//! many moves a game clock is planned for, the deepest search, and the clock that
+//! counts nodes as time.
 
+use crate::time_control::TimeControl;
 use std::time::Duration;
 
 /// Iterations stop here even without a limit; below the ply limit with room for
-/// extensions and quiescence. The deepest [`Limit::Depth`] a front end may ask.
+/// extensions and quiescence. The deepest [`TimeControl::Depth`] a front end may ask.
 pub const MAX_DEPTH: u32 = 100;
-
-/// How long a search may run: one value per Hub `level` form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// Complete this many iterations (plies of nominal depth), then stop.
-    Depth(u32),
-    /// Stop after about this many nodes (checked every 1024 nodes, so a search
-    /// overshoots by less than that per thread).
-    Nodes(u64),
-    /// Use this much time for the move (minus a small safety margin).
-    MoveTime(Duration),
-    /// A game clock. `remaining` is the player's time now, with this move's increment
-    /// already credited; `increment` is what each later move adds; `moves_to_go` is the
-    /// number of moves until the next time control (None: sudden death or
-    /// increment-only).
-    Clock {
-        remaining: Duration,
-        increment: Duration,
-        moves_to_go: Option<u32>,
-    },
-    /// Until stopped (or until the search has nothing left to find).
-    Infinite,
-}
 
 /// Time to spend on a move: after `soft` no new iteration starts (and one that is
 /// unlikely to finish is not started); at `hard` the search stops at once.
@@ -104,14 +83,14 @@ fn tables_end_games(settled: u32) -> bool {
 }
 
 impl Budget {
-    /// The time a limit allows with `pieces` on the board and tables that settle
-    /// every position of up to `settled` pieces (0: none), or None when it sets no
-    /// clock (depth, nodes, infinite).
+    /// The time a move under `control` may take with `pieces` on the board and
+    /// tables that settle every position of up to `settled` pieces (0: none), or
+    /// None when the control sets no clock (depth, nodes, infinite).
     #[must_use]
-    pub fn for_limit(limit: Limit, pieces: u32, settled: u32) -> Option<Budget> {
-        match limit {
-            Limit::Depth(_) | Limit::Nodes(_) | Limit::Infinite => None,
-            Limit::MoveTime(t) => {
+    pub fn for_control(control: TimeControl, pieces: u32, settled: u32) -> Option<Budget> {
+        match control {
+            TimeControl::Depth(_) | TimeControl::Nodes(_) | TimeControl::Infinite => None,
+            TimeControl::MoveTime(t) => {
                 // A fixed move time is a promise: keep a margin that scales down for
                 // very short times instead of eating them whole.
                 let margin = OVERHEAD.min(t / 5);
@@ -122,21 +101,22 @@ impl Budget {
                     fixed: true,
                 })
             }
-            Limit::Clock {
-                remaining,
+            TimeControl::Clock {
+                time,
                 increment,
-                moves_to_go,
+                moves,
             } => {
-                let above = remaining.saturating_sub(increment);
+                // This move's increment is credited before it is made.
+                let remaining = time.saturating_add(increment);
                 let reserve = if tables_end_games(settled) {
-                    TABLE_RESERVE.min(above * 9 / 10)
+                    TABLE_RESERVE.min(time * 9 / 10)
                 } else {
-                    RESERVE.min(above * 2 / 3)
+                    RESERVE.min(time * 2 / 3)
                 };
                 let available = remaining
                     .saturating_sub(reserve)
                     .saturating_sub(OVERHEAD.min(remaining / 4));
-                let horizon = moves_to_go
+                let horizon = moves
                     .unwrap_or(moves_left(pieces, settled))
                     .clamp(1, MOVES_HORIZON);
                 // The last move before a time control may use most of what is left;
@@ -175,17 +155,17 @@ mod tests {
 
     #[test]
     fn no_clock_forms() {
-        assert_eq!(Budget::for_limit(Limit::Depth(10), 40, 0), None);
-        assert_eq!(Budget::for_limit(Limit::Nodes(1000), 40, 0), None);
-        assert_eq!(Budget::for_limit(Limit::Infinite, 40, 0), None);
+        assert_eq!(Budget::for_control(TimeControl::Depth(10), 40, 0), None);
+        assert_eq!(Budget::for_control(TimeControl::Nodes(1000), 40, 0), None);
+        assert_eq!(Budget::for_control(TimeControl::Infinite, 40, 0), None);
     }
 
     #[test]
     fn move_time_keeps_a_margin() {
-        let b = Budget::for_limit(Limit::MoveTime(ms(1000)), 40, 0).unwrap();
+        let b = Budget::for_control(TimeControl::MoveTime(ms(1000)), 40, 0).unwrap();
         assert_eq!(b.hard, ms(970));
         assert_eq!(b.soft, b.hard);
-        let b = Budget::for_limit(Limit::MoveTime(ms(50)), 40, 0).unwrap();
+        let b = Budget::for_control(TimeControl::MoveTime(ms(50)), 40, 0).unwrap();
         assert_eq!(b.hard, ms(40));
     }
 
@@ -203,8 +183,9 @@ mod tests {
         assert!(told.soft < soft(8));
     }
 
-    /// The budget of a game clock (milliseconds) with `pieces` on the board and
-    /// tables complete to `settled` pieces (0: none).
+    /// The budget of a game clock (milliseconds: `remaining` with this move's
+    /// `increment` credited) with `pieces` on the board and tables complete to
+    /// `settled` pieces (0: none).
     fn budget(
         remaining: u64,
         increment: u64,
@@ -212,11 +193,11 @@ mod tests {
         pieces: u32,
         settled: u32,
     ) -> Budget {
-        Budget::for_limit(
-            Limit::Clock {
-                remaining: ms(remaining),
+        Budget::for_control(
+            TimeControl::Clock {
+                time: ms(remaining - increment),
                 increment: ms(increment),
-                moves_to_go,
+                moves: moves_to_go,
             },
             pieces,
             settled,

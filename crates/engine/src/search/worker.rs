@@ -660,7 +660,8 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{GoMode, Limit};
+    use crate::search::GoMode;
+    use crate::time_control::TimeControl;
     use kroon_rules::game::Game;
 
     #[test]
@@ -676,7 +677,7 @@ mod tests {
         let child = pos.play(mv);
         let clock = game.draw_clock().after(&pos, mv, &child);
         let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40, 0);
+        let control = Control::new(TimeControl::Infinite, GoMode::Analyze, 40, 0);
         let mut keys = game.keys().to_vec();
         keys.push(child.key());
         let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, keys, None);

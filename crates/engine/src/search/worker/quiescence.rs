@@ -158,12 +158,13 @@ mod tests {
     use crate::eval::Evaluator;
     use crate::search::control::Control;
     use crate::search::tt::TranspositionTable;
-    use crate::search::{GoMode, Limit};
+    use crate::search::GoMode;
+    use crate::time_control::TimeControl;
 
     /// The quiescence score of `pos` with a full window, at the horizon or deeper.
     fn quiescence_score(pos: &Position, at_horizon: bool) -> i32 {
         let tt = TranspositionTable::new(1);
-        let control = Control::new(Limit::Infinite, GoMode::Analyze, 40, 0);
+        let control = Control::new(TimeControl::Infinite, GoMode::Analyze, 40, 0);
         let mut worker = Worker::new(&tt, &control, &Evaluator::Hand, vec![pos.key()], None);
         worker
             .quiescence(pos, -Score::INFINITE, Score::INFINITE, 0, at_horizon)

@@ -1,34 +1,34 @@
-//! How long the moves of a game may take. One type for every front end: Hub's
-//! `level` (in `hub::command`), DXP's GAMEREQ time (in `dxp::message`), text mode's
-//! `level` (in `text`) and `kroon match --tc` (its [`FromStr`] here) all become a
-//! [`TimeControl`], and [`TimeControl::limit`] or [`Clock::limit`] gives the search
-//! its [`Limit`] for a move.
-//!
-//! [`Clock::limit`]: super::Clock::limit
+//! How long the moves of a game may take, and so how long a search may run. One
+//! type for every front end and the search: Hub's `level`, DXP's GAMEREQ time, text
+//! mode's `level` and `kroon match --tc` (its [`FromStr`] here) all become a
+//! [`TimeControl`], and a game clock gives one for each move (the app's
+//! `play::Clock::control_now`). The search plans its time from it (`search/time.rs`).
 
-use crate::engine::Limit;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// How long the moves of a game may take.
+/// How long the moves of a game may take, and so how long one search may run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
-    /// Every move searched this many plies deep.
+    /// Every move searched this many plies deep: that many iterations complete,
+    /// then the search stops (at most `MAX_DEPTH`, the engine's deepest).
     Depth(u32),
-    /// Every move searched about this many nodes.
+    /// Every move searched about this many nodes (counted every 1024 nodes, so a
+    /// search overshoots by less than that a thread).
     Nodes(u64),
-    /// This much time for every move.
+    /// This much time for every move (the search keeps a small safety margin).
     MoveTime(Duration),
-    /// A game clock: `time` for the game, or for each period of `moves` moves after
-    /// which it is credited again, and `increment` credited with every move (before
-    /// it is made, as Hub has it).
+    /// A game clock: `time` left now, for the game or until the next period of
+    /// `moves` moves (None: sudden death or increment only), after which it is
+    /// credited again; `increment` credited with every move, this one included,
+    /// before it is made (as Hub has it).
     Clock {
         time: Duration,
         increment: Duration,
         moves: Option<u32>,
     },
-    /// Until told to stop.
+    /// Until told to stop (or until the search has nothing left to find).
     Infinite,
 }
 
@@ -43,31 +43,6 @@ pub fn seconds(value: f64) -> Option<Duration> {
 }
 
 impl TimeControl {
-    /// The search limit of a move made under this control, with the clock as the
-    /// control states it: all of `time` left (and this move's increment) for the
-    /// `moves` still to make. That is how Hub's `level` says the clock at each move;
-    /// a game clock that runs over several moves gives its limit by [`Clock::limit`].
-    ///
-    /// [`Clock::limit`]: super::Clock::limit
-    #[must_use]
-    pub fn limit(&self) -> Limit {
-        match *self {
-            TimeControl::Depth(d) => Limit::Depth(d),
-            TimeControl::Nodes(n) => Limit::Nodes(n),
-            TimeControl::MoveTime(t) => Limit::MoveTime(t),
-            TimeControl::Infinite => Limit::Infinite,
-            TimeControl::Clock {
-                time,
-                increment,
-                moves,
-            } => Limit::Clock {
-                remaining: time + increment,
-                increment,
-                moves_to_go: moves,
-            },
-        }
-    }
-
     /// Whether this is a game clock.
     #[must_use]
     pub fn is_clock(&self) -> bool {
@@ -183,20 +158,6 @@ mod tests {
             TimeControl::MoveTime(Duration::from_millis(500)).to_string(),
             "0.5 s/move"
         );
-    }
-
-    #[test]
-    fn a_clock_gives_all_its_time_and_this_moves_increment() {
-        assert_eq!(
-            clock(60.0, 1.0, Some(20)).limit(),
-            Limit::Clock {
-                remaining: Duration::from_secs(61),
-                increment: Duration::from_secs(1),
-                moves_to_go: Some(20)
-            }
-        );
-        assert_eq!(TimeControl::Depth(7).limit(), Limit::Depth(7));
-        assert_eq!(TimeControl::Infinite.limit(), Limit::Infinite);
     }
 
     #[test]
