@@ -9,7 +9,7 @@ pub mod command;
 use crate::board::movegen::legal_moves;
 use crate::board::notation::{hub_move, parse_move};
 use crate::board::Position;
-use crate::engine::{Engine, EngineSetup, GoMode, Info};
+use crate::engine::{Engine, EngineSetup, GoMode, Info, SearchId};
 use crate::game::Game;
 use crate::time_control::TimeControl;
 use command::{Command, ParamKind, Reply};
@@ -109,11 +109,10 @@ pub struct Session {
     /// The last `level`: Hub states the clock afresh before every search.
     level: TimeControl,
     out: Output,
-    /// The search under way, by its number, whose `done` is still to print.
-    searching: Option<u64>,
-    /// Searches started so far: each has its number, so that the end of one the
-    /// session already collected (after a `stop`) is not taken for the next's.
-    searches: u64,
+    /// The search under way, by its number, whose `done` is still to print: the
+    /// end of one the session already collected (after a `stop`) is not taken for
+    /// the next's.
+    searching: Option<SearchId>,
     /// Where the engine says that a search ended.
     events: Sender<Event>,
     /// The `eval` param as last set: `learned`, `hand` or a weights file.
@@ -126,7 +125,7 @@ pub enum Event {
     /// The GUI closed its end of the input.
     InputClosed,
     /// The search with this number ended.
-    SearchDone(u64),
+    SearchDone(SearchId),
 }
 
 /// What the loop should do after a command.
@@ -146,7 +145,6 @@ impl Session {
             level: TimeControl::MoveTime(Duration::from_secs(1)),
             out,
             searching: None,
-            searches: 0,
             events,
             eval: setup.eval_name.clone(),
         }
@@ -353,14 +351,13 @@ impl Session {
             return;
         }
         let out = self.out.clone();
-        self.searches += 1;
-        let (id, events) = (self.searches, self.events.clone());
-        self.engine.go(
+        let events = self.events.clone();
+        let id = self.engine.go(
             game,
             self.level,
             mode,
             move |info| out.send(&info_reply(info)),
-            move || {
+            move |id| {
                 let _ = events.send(Event::SearchDone(id));
             },
         );

@@ -164,7 +164,7 @@ impl Session {
             limit,
             GoMode::Think,
             move |info| out.line(&info_line(&root, info)),
-            || {},
+            |_| {},
         );
         self.engine.wait().best_move
     }

@@ -30,7 +30,7 @@ fn opening(setup: &EngineSetup, seed: u64, plies: usize) -> (Vec<String>, usize)
             TimeControl::Nodes(1000),
             GoMode::Think,
             move |info| *flag.lock().unwrap() |= info.from_book,
-            || {},
+            |_| {},
         );
         let mv = engine.wait().best_move.expect("a move");
         if *heard.lock().unwrap() {

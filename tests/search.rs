@@ -73,7 +73,7 @@ fn no_legal_move_gives_no_move() {
     // White's man on 46 is blocked by 41 and cannot take it (37 is occupied).
     let game = Game::from_fen("W:W46:B37,41").unwrap();
     for mode in [GoMode::Think, GoMode::Analyze] {
-        engine.go(&game, TimeControl::Depth(5), mode, |_| {}, || {});
+        engine.go(&game, TimeControl::Depth(5), mode, |_| {}, |_| {});
         let result = engine.wait();
         assert_eq!(result.best_move, None);
         assert_eq!(result.score, Score::loss_in(0));
@@ -92,7 +92,13 @@ fn a_single_legal_move_is_played_at_once_but_analysed_on_request() {
         pdn_move(game.position(), result.best_move.unwrap()),
         "28x19"
     );
-    engine.go(&game, TimeControl::Depth(6), GoMode::Analyze, |_| {}, || {});
+    engine.go(
+        &game,
+        TimeControl::Depth(6),
+        GoMode::Analyze,
+        |_| {},
+        |_| {},
+    );
     let result = engine.wait();
     assert_eq!(result.depth, 6);
     assert_eq!(
@@ -136,7 +142,7 @@ fn the_five_move_rule_draws_inside_the_search() {
         TimeControl::Depth(10),
         GoMode::Analyze,
         |_| {},
-        || {},
+        |_| {},
     );
     let result = engine.wait();
     let gives_a_king_away = result.pv.iter().any(|m| m.is_capture());
@@ -167,7 +173,7 @@ fn node_limited_searches_are_reproducible() {
                     .unwrap()
                     .push((i.depth, i.score, i.nodes, i.pv.len()));
             },
-            || {},
+            |_| {},
         );
         let result = engine.wait();
         let infos = infos.lock().unwrap().clone();
@@ -188,6 +194,35 @@ fn node_limited_searches_are_reproducible() {
     assert_eq!(run(&mut other), first);
 }
 
+/// A front end that starts a search while another still runs (Hub `go` after
+/// `go`) must tell the end of the one it waits for from the end of the one the
+/// engine stopped: each search has its number, and its end says it.
+#[test]
+fn each_search_ends_with_its_own_number() {
+    let mut engine = engine();
+    let (done, ended) = mpsc::channel();
+    let on_done = |done: mpsc::Sender<_>| move |id| done.send(id).unwrap();
+    let game = Game::new();
+    let first = engine.go(
+        &game,
+        TimeControl::Infinite,
+        GoMode::Analyze,
+        |_| {},
+        on_done(done.clone()),
+    );
+    let second = engine.go(
+        &game,
+        TimeControl::Depth(2),
+        GoMode::Analyze,
+        |_| {},
+        on_done(done),
+    );
+    assert!(second > first, "{second:?} after {first:?}");
+    assert!(engine.wait().best_move.is_some());
+    let ends: Vec<_> = ended.iter().collect();
+    assert_eq!(ends, [first, second], "the stopped search ends first");
+}
+
 #[test]
 fn stop_ends_an_infinite_search_promptly() {
     let mut engine = Engine::new(EngineOptions {
@@ -202,7 +237,7 @@ fn stop_ends_an_infinite_search_promptly() {
         TimeControl::Infinite,
         GoMode::Analyze,
         move |_| log.lock().unwrap().push(Instant::now()),
-        move || done.send(Instant::now()).unwrap(),
+        move |_| done.send(Instant::now()).unwrap(),
     );
     std::thread::sleep(Duration::from_millis(300));
     assert!(
@@ -249,7 +284,7 @@ fn a_search_that_ends_by_itself_says_so() {
         TimeControl::Depth(8),
         GoMode::Think,
         |_| {},
-        move || {
+        move |_| {
             done.send(()).unwrap();
         },
     );
@@ -289,7 +324,7 @@ fn ponder_runs_without_a_clock_until_ponder_hit() {
         limit,
         GoMode::Ponder,
         |_| {},
-        move || {
+        move |_| {
             done.send(()).unwrap();
         },
     );
@@ -355,7 +390,13 @@ fn the_thread_count_can_change_between_searches() {
     let mut engine = engine();
     let game = Game::from_fen(kroon::bench::POSITIONS[4]).unwrap();
     for threads in [2, 1, 4, 2, 2] {
-        engine.go(&game, TimeControl::Infinite, GoMode::Analyze, |_| {}, || {});
+        engine.go(
+            &game,
+            TimeControl::Infinite,
+            GoMode::Analyze,
+            |_| {},
+            |_| {},
+        );
         engine.set_threads(threads);
         std::thread::sleep(Duration::from_millis(20));
         engine.stop();
@@ -384,7 +425,7 @@ fn threads_report_every_depth_and_a_playable_principal_variation() {
             TimeControl::Depth(12),
             GoMode::Analyze,
             move |i: &Info| sink.lock().unwrap().push(i.clone()),
-            || {},
+            |_| {},
         );
         let result = engine.wait();
         let infos = infos.lock().unwrap();
@@ -412,7 +453,7 @@ fn a_stopped_iteration_plays_the_move_it_already_proved_better() {
     // one: a search that played its last completed depth's move never would.
     let search = |game: &Game, limit: TimeControl| {
         let mut engine = engine();
-        engine.go(game, limit, GoMode::Think, |_| {}, || {});
+        engine.go(game, limit, GoMode::Think, |_| {}, |_| {});
         engine.wait()
     };
     let mut played_unfinished = 0;

@@ -13,7 +13,7 @@ use super::message::{AcceptCode, DecodeError, Message};
 use super::play::Play;
 use super::score::Score;
 use super::transport::{Frame, FrameReader, FrameWriter};
-use crate::engine::Engine;
+use crate::engine::{Engine, SearchId};
 use std::collections::VecDeque;
 use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -32,7 +32,7 @@ enum Event {
     Message(Result<Message, DecodeError>),
     Closed(String),
     /// The search with this number ended.
-    SearchDone(u64),
+    SearchDone(SearchId),
 }
 
 /// What the event loop does next.
@@ -49,8 +49,6 @@ pub(super) struct Session<'a> {
     events: Receiver<Event>,
     /// The sending end of `events`, for the engine to say that a search ended.
     notify: Sender<Event>,
-    /// Searches started, each by its number.
-    searches: u64,
     /// Events that arrived while we were thinking, handled after our move.
     pending: VecDeque<Event>,
     engine: &'a mut Engine,
@@ -115,7 +113,6 @@ impl<'a> Session<'a> {
             stream,
             events: rx,
             notify,
-            searches: 0,
             pending: VecDeque::new(),
             engine,
             config,

@@ -102,7 +102,7 @@ impl EngineDriver {
                             report: kroon_report(info),
                         });
                     },
-                    move || {
+                    move |_| {
                         events(EngineEvent::Done {
                             generation,
                             best: None,

@@ -30,6 +30,11 @@ use std::thread::JoinHandle;
 pub use crate::search::{nodes_as_time, GoMode, Info, Pruning, Score, SearchResult, MAX_DEPTH};
 pub use crate::time_control::TimeControl;
 
+/// The number of a search [`Engine::go`] started: the first an engine starts is
+/// 1, each later one a number higher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SearchId(u64);
+
 /// Engine options, as a front end sets them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
@@ -180,6 +185,8 @@ impl Default for EngineSetup {
 /// and [`Engine::wait`] collects the result.
 pub struct Engine {
     options: EngineOptions,
+    /// The searches `go` has started, which number them.
+    searches: u64,
     tt: Arc<TranspositionTable>,
     control: Option<Arc<Control>>,
     handle: Option<JoinHandle<SearchResult>>,
@@ -207,6 +214,7 @@ impl Engine {
         };
         Engine {
             options,
+            searches: 0,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             control: None,
             handle: None,
@@ -320,19 +328,26 @@ impl Engine {
     /// already running is stopped and its result dropped. In [`GoMode::Think`], a
     /// position of the book (see [`Engine::set_book`]) is answered from it at once:
     /// one `on_info` with [`Info::from_book`] set, then `on_done`.
+    ///
+    /// Returns the search's number, which `on_done` hears too: a front end that
+    /// stopped a search for another can tell the end it waits for from the end of
+    /// the one it stopped, which may still come.
     pub fn go(
         &mut self,
         game: &Game,
         limit: TimeControl,
         mode: GoMode,
         on_info: impl FnMut(&Info) + Send + 'static,
-        on_done: impl FnOnce() + Send + 'static,
-    ) {
+        on_done: impl FnOnce(SearchId) + Send + 'static,
+    ) -> SearchId {
         self.finish();
+        self.searches += 1;
+        let id = SearchId(self.searches);
+        let on_done = move || on_done(id);
         if mode == GoMode::Think {
             if let Some(result) = self.book_move(game) {
                 self.answer_from_book(result, on_info, on_done);
-                return;
+                return id;
             }
         }
         let params = SearchParams {
@@ -377,6 +392,7 @@ impl Engine {
                 .spawn(search)
                 .expect("the system can start a thread"),
         );
+        id
     }
 
     /// Answers a `go` with the book's `result` as a search is answered, from its
@@ -450,7 +466,7 @@ impl Engine {
 
     /// Searches in Think mode and waits for the result, without progress reports.
     pub fn search_blocking(&mut self, game: &Game, limit: TimeControl) -> SearchResult {
-        self.go(game, limit, GoMode::Think, |_| {}, || {});
+        self.go(game, limit, GoMode::Think, |_| {}, |_| {});
         self.wait()
     }
 
@@ -458,7 +474,7 @@ impl Engine {
     /// with a single legal move (a forced capture) is searched too and gets a score.
     /// For the tools that want the search's verdict on a position, not a move.
     pub fn analyse_blocking(&mut self, game: &Game, limit: TimeControl) -> SearchResult {
-        self.go(game, limit, GoMode::Analyze, |_| {}, || {});
+        self.go(game, limit, GoMode::Analyze, |_| {}, |_| {});
         self.wait()
     }
 

@@ -5,7 +5,7 @@ use super::{Event, Session};
 use crate::board::notation::hub_move;
 use crate::board::{Bitboard, Side};
 use crate::dxp::message::{BackCode, Message};
-use crate::engine::GoMode;
+use crate::engine::{GoMode, SearchId};
 use std::time::Instant;
 
 impl Session<'_> {
@@ -118,14 +118,13 @@ impl Session<'_> {
                 return;
             }
             let limit = play.limit(self.config.depth);
-            self.searches += 1;
-            let (id, notify) = (self.searches, self.notify.clone());
-            self.engine.go(
+            let notify = self.notify.clone();
+            let id = self.engine.go(
                 &play.game,
                 limit,
                 GoMode::Think,
                 |_| {},
-                move || {
+                move |id| {
                     let _ = notify.send(Event::SearchDone(id));
                 },
             );
@@ -162,7 +161,7 @@ impl Session<'_> {
     /// Listens to the peer until search `id` ends. Anything but chat may change the
     /// game, so it stops the search and waits in `pending`, to be handled after it;
     /// returns whether that happened (the search's move is then not played).
-    fn listen_while_thinking(&mut self, id: u64) -> bool {
+    fn listen_while_thinking(&mut self, id: SearchId) -> bool {
         let mut interrupted = false;
         loop {
             match self.events.recv() {
