@@ -19,9 +19,10 @@ pub(super) struct SplitMove {
     pub index: usize,
 }
 
-/// What the moves searched at a split point found.
+/// The best the moves searched at a split point have found so far: the window
+/// the next move is searched with, and the move.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Outcome {
+pub(super) struct SplitBest {
     pub alpha: Score,
     pub best: Score,
     pub best_move: Option<SplitMove>,
@@ -41,7 +42,7 @@ pub(super) struct SplitPoint {
     workers: AtomicUsize,
     /// A cutoff here or at a split point above: every thread must leave.
     cut: AtomicBool,
-    outcome: Mutex<Outcome>,
+    outcome: Mutex<SplitBest>,
     /// At a PV node: the best move's principal variation.
     pv: Mutex<Vec<Move>>,
     /// The split point that the owner was working under when it made this one.
@@ -60,7 +61,7 @@ impl SplitPoint {
         keys: Vec<Key>,
         moves: Vec<SplitMove>,
         first_number: usize,
-        outcome: Outcome,
+        outcome: SplitBest,
         parent: Option<Arc<SplitPoint>>,
     ) -> SplitPoint {
         SplitPoint {
@@ -110,7 +111,7 @@ impl SplitPoint {
         (outcome.alpha, outcome.best)
     }
 
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> SplitBest {
         *lock(&self.outcome)
     }
 
@@ -268,7 +269,7 @@ mod tests {
                 index,
             })
             .collect();
-        let outcome = Outcome {
+        let outcome = SplitBest {
             alpha: Score(-10),
             best: Score(-20),
             best_move: None,

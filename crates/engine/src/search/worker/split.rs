@@ -6,7 +6,7 @@ use super::Worker;
 use crate::search::node::Node;
 use crate::search::picker::Picker;
 use crate::search::score::Score;
-use crate::search::split_point::{Outcome, SplitMove, SplitPoint, SplitPool};
+use crate::search::split_point::{SplitBest, SplitMove, SplitPoint, SplitPool};
 use kroon_rules::board::Move;
 use std::sync::Arc;
 
@@ -70,7 +70,7 @@ impl Worker<'_> {
         first_number: usize,
         alpha: Score,
         best: Score,
-    ) -> Outcome {
+    ) -> SplitBest {
         let pool = self.pool.expect("only workers with a pool split");
         // The threads take the moves in this order, so it is sorted all at once.
         let list = picker
@@ -81,7 +81,7 @@ impl Worker<'_> {
                 index: pick.index,
             })
             .collect();
-        let outcome = Outcome {
+        let outcome = SplitBest {
             alpha,
             best,
             best_move: None,
