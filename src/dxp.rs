@@ -13,17 +13,17 @@
 //! This file listens or connects and hands each connection to a session; the
 //! parts are [`message`] (the codec), [`transport`] (the framing), `config` (what
 //! a run is told), `session` (one connection's loop), `play` (a game under way)
-//! and `score` (the series' score).
+//! and `series_score` (the running score of a series).
 
 mod config;
 pub mod message;
 mod play;
-mod score;
+mod series_score;
 mod session;
 pub mod transport;
 
 pub use config::{listen_address, Config, Endpoint, Series, DEFAULT_PORT};
-use score::Score;
+use series_score::SeriesScore;
 use session::Session;
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
@@ -35,7 +35,7 @@ const CONNECT_RETRY: Duration = Duration::from_secs(10);
 /// connection and only returns on an error binding its address.
 pub fn run(config: &Config) -> Result<(), String> {
     let mut engine = config.engine.engine();
-    let mut score = Score::default();
+    let mut score = SeriesScore::default();
     match &config.endpoint {
         Endpoint::Connect(addr) => {
             let stream = connect(addr)?;

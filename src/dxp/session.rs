@@ -11,7 +11,7 @@ mod moves;
 use super::config::Config;
 use super::message::{AcceptCode, DecodeError, Message};
 use super::play::Play;
-use super::score::Score;
+use super::series_score::SeriesScore;
 use super::transport::{Frame, FrameReader, FrameWriter};
 use crate::engine::{Engine, SearchId};
 use std::collections::VecDeque;
@@ -53,7 +53,7 @@ pub(super) struct Session<'a> {
     pending: VecDeque<Event>,
     engine: &'a mut Engine,
     config: &'a Config,
-    score: &'a mut Score,
+    score: &'a mut SeriesScore,
     play: Option<Play>,
     /// Initiator: the game proposed and not yet accepted.
     proposed: Option<(Play, Instant)>,
@@ -69,7 +69,7 @@ impl<'a> Session<'a> {
         stream: TcpStream,
         engine: &'a mut Engine,
         config: &'a Config,
-        score: &'a mut Score,
+        score: &'a mut SeriesScore,
     ) -> Result<Session<'a>, String> {
         let peer_addr = stream
             .peer_addr()

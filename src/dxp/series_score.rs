@@ -5,12 +5,12 @@ use crate::play::Tally;
 /// The running score of the series, from Kroon's view, and the games that ended
 /// without a result.
 #[derive(Default, Debug)]
-pub(super) struct Score {
+pub(super) struct SeriesScore {
     pub(super) tally: Tally,
     pub(super) unfinished: u32,
 }
 
-impl Score {
+impl SeriesScore {
     pub(super) fn games(&self) -> u32 {
         self.tally.games() + self.unfinished
     }
