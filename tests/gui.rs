@@ -357,6 +357,7 @@ fn the_book_moves_and_the_endgame_tables_value_are_shown() {
     // The start position is not in 3-piece tables: no value is shown; it is in
     // the built-in book, whose moves are.
     let state = stream.wait_for("the first state", |_| true);
+    assert_eq!(state["tables"], "endgame tables: up to 3 pieces", "{state}");
     assert!(state.get("database").is_none(), "{state}");
     let book = state["book"].as_str().expect("the book's moves");
     assert_eq!(book.split(", ").count(), 5, "{book}");
@@ -422,6 +423,10 @@ fn a_whole_game_by_clicks_with_a_choice_of_capture_paths() {
     browser.type_into("#fen", TWO_PATHS);
     browser.click("#setup");
     browser.wait_for_state("the position set up", |s| s["fen"] == TWO_PATHS);
+    // Started with an empty data folder: the page says there are no tables, and how
+    // to build them.
+    let tables = browser.text("#tables");
+    assert!(tables.starts_with("no endgame tables"), "{tables}");
 
     // The king on 5: its one target is highlighted.
     browser.click_square(5);

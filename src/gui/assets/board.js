@@ -259,6 +259,7 @@ function setInput(id, value) {
 function renderPanel() {
   const state = kroon.state;
   $("engine-name").textContent = `engine: ${state.engine}`;
+  $("tables").textContent = state.tables;
   setInput("white-player", state.players.white);
   setInput("black-player", state.players.black);
   const level = state.level;

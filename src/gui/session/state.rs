@@ -1,7 +1,7 @@
 //! The state a session shows its page, as JSON: the position and its legal moves
 //! (with their captured squares and paths), the record, the players, the level
-//! and clocks, the draw counters, the result, the search's progress, and what the
-//! book and the endgame tables know of the position.
+//! and clocks, the draw counters, the result, the search's progress, which endgame
+//! tables Kroon uses, and what the book and the tables know of the position.
 
 use super::{Controller, Search, Session};
 use crate::board::notation::{capture_path, hub_move, parse_move, pdn_move};
@@ -56,6 +56,7 @@ impl Session {
             }),
         );
         state.insert("engine".into(), json!(self.engine_name));
+        state.insert("tables".into(), json!(self.tables_in_use()));
         state.insert("level".into(), level_json(&self.level));
         state.insert("clock".into(), self.clock_json());
         state.insert("counters".into(), self.counters_json());
@@ -113,6 +114,23 @@ impl Session {
             .and_then(|tables| tables.probe(position))
             .map(|wdl| format!("{} to move: {wdl}", position.side_to_move()));
         Knowledge { book, database }
+    }
+
+    /// Which endgame tables Kroon uses, in words, or how to build them: without
+    /// tables Kroon plays its endings much worse, and a user should know.
+    fn tables_in_use(&self) -> String {
+        match &self.setup.kroon.endgame.tables {
+            Some(tables) if tables.complete_pieces() >= 2 => format!(
+                "endgame tables: up to {} pieces",
+                tables
+                    .complete_pieces()
+                    .min(self.setup.kroon.endgame.pieces)
+            ),
+            Some(_) => "endgame tables: incomplete".into(),
+            None => {
+                "no endgame tables (`kroon egdb build --pieces 5` builds them in minutes)".into()
+            }
+        }
     }
 
     fn clock_json(&self) -> Value {
@@ -250,6 +268,10 @@ mod tests {
         let book = state["book"].as_str().expect("book moves");
         assert!(book.contains('('), "{book}");
         assert!(state.get("database").is_none());
+        assert!(
+            state["tables"].as_str().unwrap().contains("egdb build"),
+            "{state}"
+        );
         // Set up a position no book holds: the field goes.
         s.act(&json!({"action": "setup", "fen": "W:W28,46:B17,19,22,23"}))
             .unwrap();
