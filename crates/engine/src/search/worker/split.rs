@@ -44,7 +44,12 @@ impl Worker<'_> {
         best: Score,
         best_index: Option<usize>,
     ) -> (Score, Option<usize>) {
-        let outcome = self.split(node, moves, picker, first_number, alpha, best);
+        let start = SplitBest {
+            alpha,
+            best,
+            best_move: None,
+        };
+        let outcome = self.split(node, moves, picker, first_number, start);
         let best = best.max(outcome.best);
         let Some(found) = outcome.best_move else {
             return (best, best_index);
@@ -60,16 +65,16 @@ impl Worker<'_> {
     }
 
     /// Shares the moves the `picker` has left at `node` (the first of them move
-    /// number `first_number`) with idle threads, searches them with them,
-    /// and waits until all are done.
+    /// number `first_number`) with idle threads, searches them with them from the
+    /// node's `start` (its window and best score so far), and waits until all are
+    /// done.
     fn split(
         &mut self,
         node: &Node,
         moves: &[Move],
         picker: &mut Picker,
         first_number: usize,
-        alpha: Score,
-        best: Score,
+        start: SplitBest,
     ) -> SplitBest {
         let pool = self.pool.expect("only workers with a pool split");
         // The threads take the moves in this order, so it is sorted all at once.
@@ -81,18 +86,13 @@ impl Worker<'_> {
                 index: pick.index,
             })
             .collect();
-        let outcome = SplitBest {
-            alpha,
-            best,
-            best_move: None,
-        };
         let parent = self.splits.last().cloned();
         let sp = Arc::new(SplitPoint::new(
             *node,
             self.keys.clone(),
             list,
             first_number,
-            outcome,
+            start,
             parent,
         ));
         pool.open(&sp);
