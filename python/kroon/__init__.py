@@ -8,7 +8,7 @@ repetition and the 25-, 16- and 5-move rules), Kroon's engine, and environments 
 >>> board.push("32-28")
 Move('32-28')
 >>> kroon.perft(board, 3)
-4265
+435
 >>> board.outcome() is None
 True
 

@@ -10,7 +10,7 @@ king. Players: 1 is White (moves first), 2 is Black.
 >>> from kroon import CheckersGame
 >>> game = CheckersGame()
 >>> game.get_valid_moves()[:3]
-[(31, 26, 0), (31, 27, 0), (32, 27, 0)]
+[(31, 27, 0), (32, 28, 0), (33, 29, 0)]
 >>> game.make_move(32, 28)
 True
 >>> game.get_state()["current_player"]

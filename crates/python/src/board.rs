@@ -57,8 +57,8 @@ struct Listed {
 /// [Move('28x19')]
 /// >>> board.pop()
 /// Move('19-23')
-/// >>> board.fen()
-/// 'B:W28,31,33-50:B1-20'
+/// >>> board.fen() == kroon.Board("B:W28,31,33-50:B1-20").fen()
+/// True
 #[pyclass(module = "kroon")]
 pub struct Board {
     pub(crate) game: Game,

@@ -37,8 +37,8 @@ use std::time::Duration;
 /// >>> result = engine.search(board, depth=6)
 /// >>> result.move in board.legal_moves
 /// True
-/// >>> board.push(result.move)
-/// Move('...')
+/// >>> board.push(result.move) == result.move
+/// True
 #[pyclass(module = "kroon", frozen)]
 pub struct Engine {
     engine: Mutex<Facade>,

@@ -16,6 +16,7 @@ mod svg;
 
 use board::Board;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// Leaf nodes of the legal move tree of the board's position, `depth` plies
 /// deep, on one thread, the GIL released.
@@ -29,6 +30,29 @@ fn perft(py: Python<'_>, board: &Bound<'_, Board>, depth: u32) -> u64 {
     py.allow_threads(|| kroon_rules::board::perft::perft(&pos, depth))
 }
 
+/// Reads every game of a PDN text: a list of `(tags, board)` pairs, the tags a
+/// dict, each board holding its game's moves. Comments, variations and move
+/// numbers are skipped. Raises `ValueError` naming the tag line or the move
+/// that cannot be read.
+///
+/// >>> import kroon
+/// >>> [(tags, board)] = kroon.read_pdn('[White "A"]\n\n1. 32-28 19-23 2. 28x19 14x23 *')
+/// >>> tags["White"], board.ply
+/// ('A', 4)
+#[pyfunction]
+fn read_pdn<'py>(py: Python<'py>, text: &str) -> PyResult<Vec<(Bound<'py, PyDict>, Board)>> {
+    pdn::read_games(text)?
+        .into_iter()
+        .map(|(tags, game)| {
+            let dict = PyDict::new(py);
+            for (name, value) in tags {
+                dict.set_item(name, value)?;
+            }
+            Ok((dict, Board::from_game(game)))
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _kroon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Board>()?;
@@ -37,7 +61,7 @@ fn _kroon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::SearchResult>()?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
-    m.add_function(wrap_pyfunction!(pdn::read_pdn, m)?)?;
+    m.add_function(wrap_pyfunction!(read_pdn, m)?)?;
     m.add_function(wrap_pyfunction!(actions::encode_action, m)?)?;
     m.add_function(wrap_pyfunction!(actions::decode_action, m)?)?;
     m.add("STARTING_FEN", board::STARTING_FEN)?;

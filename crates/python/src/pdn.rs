@@ -1,6 +1,5 @@
 //! PDN files from Python: games read into boards, boards written with their tags.
 
-use crate::board::Board;
 use crate::errors::value_error;
 use kroon_rules::game::Game;
 use kroon_rules::pdn::{self, Layout, ParsedGame, Tags};
@@ -46,32 +45,20 @@ pub fn write(game: &Game, tags: Vec<(String, String)>, result: &str) -> String {
     pdn::write_game(&tags, game, result, Layout::Wrapped)
 }
 
-/// Reads every game of a PDN text: a list of `(tags, board)` pairs, the tags a
-/// dict, each board holding its game's moves. Comments, variations and move
-/// numbers are skipped. Raises `ValueError` naming the tag line or the move
-/// that cannot be read.
-///
-/// >>> import kroon
-/// >>> [(tags, board)] = kroon.read_pdn('[White "A"]\n[Black "B"]\n\n1. 32-28 19-23 2. 28x19 14x23 *')
-/// >>> tags["White"], board.ply, board.fen()
-/// ('A', 4, 'W:W31-50:B1-13,15-18,20,23')
-#[pyfunction]
-pub fn read_pdn<'py>(py: Python<'py>, text: &str) -> PyResult<Vec<(Bound<'py, PyDict>, Board)>> {
+/// Every game of a PDN text with its tags, each replayed and checked; an error
+/// names the game and the tag line or the move that cannot be read.
+pub fn read_games(text: &str) -> PyResult<Vec<(Tags, Game)>> {
     let games = pdn::parse_games(text).map_err(|e| value_error(format!("PDN: {e}")))?;
     if games.is_empty() {
         return Err(value_error("PDN: there is no game in it"));
     }
     games
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(n, parsed)| {
             let game =
-                replay(parsed).map_err(|e| value_error(format!("PDN game {}: {e}", n + 1)))?;
-            let tags = PyDict::new(py);
-            for (name, value) in &parsed.tags {
-                tags.set_item(name, value)?;
-            }
-            Ok((tags, Board::from_game(game)))
+                replay(&parsed).map_err(|e| value_error(format!("PDN game {}: {e}", n + 1)))?;
+            Ok((parsed.tags, game))
         })
         .collect()
 }
