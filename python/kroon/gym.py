@@ -25,6 +25,10 @@ of the agent (and the opponent's reply).
   episode as a loss (reward -1, `info["illegal_action"]` True).
 - Every draw rule of the FMJD applies (threefold repetition, the 25-, 16- and 5-move
   rules), so every episode ends.
+
+Many games at once: `gymnasium.make_vec(ENV_ID, num_envs=16)` (the masks come stacked in
+`info["action_mask"]`, shape `(16, kroon.ACTION_COUNT)`; a finished game's mask is empty
+and its next step resets it, Gymnasium's next-step autoreset).
 """
 
 from __future__ import annotations

@@ -161,3 +161,21 @@ def test_checkers_game_coordinates_and_refusals():
     with pytest.raises(ValueError):
         game.make_move((0, 0), (1, 1))
     assert game.undo() and not CheckersGame().undo()
+
+
+def test_many_games_at_once():
+    import kroon.gym  # noqa: F401
+
+    envs = gymnasium.make_vec("kroon/InternationalDraughts-v0", num_envs=4)
+    observations, infos = envs.reset(seed=3)
+    assert observations.shape == (4, 4, 10, 10) and infos["action_mask"].shape == (4, 40000)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        # A finished game's mask is empty; the next step resets it (Gymnasium's
+        # next-step autoreset) and ignores its action.
+        actions = [
+            rng.choice(np.flatnonzero(mask)) if mask.any() else 0 for mask in infos["action_mask"]
+        ]
+        observations, rewards, terminated, truncated, infos = envs.step(np.array(actions))
+        assert set(rewards.tolist()) <= {-1.0, 0.0, 1.0}
+    envs.close()
