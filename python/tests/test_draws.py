@@ -52,7 +52,7 @@ def test_threefold_repetition():
     outcome = board.outcome()
     assert outcome.termination == "repetition" and outcome.winner is None
     assert outcome.result() == "1-1" and board.legal_moves == []
-    assert board.draw_counters()[4] == 3
+    assert board.draw_counters()["repetitions"] == 3
     board.pop()
     assert not board.is_game_over()
 
@@ -60,7 +60,7 @@ def test_threefold_repetition():
 def test_twenty_five_move_rule():
     board = kroon.Board("W:WK46,K50,36:BK1,K5,15")
     shuffle_kings(board, 49, random.Random(7))
-    assert not board.is_game_over() and board.draw_counters()[0] == 49
+    assert not board.is_game_over() and board.draw_counters()["king_move_plies"] == 49
     shuffle_kings(board, 1, random.Random(8))
     assert board.outcome().termination == "twenty_five_moves"
 
@@ -68,14 +68,19 @@ def test_twenty_five_move_rule():
 def test_a_man_move_resets_the_twenty_five_move_count():
     board = kroon.Board("W:WK46,K50,36:BK1,K5,15")
     shuffle_kings(board, 10, random.Random(3))
-    assert board.draw_counters()[0] == 10
+    assert board.draw_counters()["king_move_plies"] == 10
     board.push("36-31")
-    assert board.draw_counters()[0] == 0
+    assert board.draw_counters()["king_move_plies"] == 0
 
 
 def test_sixteen_move_rule():
     board = kroon.Board("W:WK46,K47,K36:BK4")
-    assert board.draw_counters()[1:4] == ("16-move rule", 0, 32)
+    counters = board.draw_counters()
+    assert (counters["ending_rule"], counters["ending_plies"], counters["ending_limit"]) == (
+        "16-move rule",
+        0,
+        32,
+    )
     shuffle_kings(board, 31, random.Random(1))
     assert not board.is_game_over()
     shuffle_kings(board, 1, random.Random(2))
@@ -84,7 +89,8 @@ def test_sixteen_move_rule():
 
 def test_five_move_rule():
     board = kroon.Board("B:WK46,K47:BK4")
-    assert board.draw_counters()[1:4] == ("5-move rule", 0, 10)
+    counters = board.draw_counters()
+    assert (counters["ending_rule"], counters["ending_limit"]) == ("5-move rule", 10)
     shuffle_kings(board, 9, random.Random(4))
     assert not board.is_game_over()
     shuffle_kings(board, 1, random.Random(5))

@@ -46,7 +46,7 @@ def test_board_from_hub_and_fen_agree():
     board = kroon.Board("B:W18,K24:BK3,12")
     assert kroon.Board(board.hub()).fen() == board.fen()
     assert board.piece_at(24) == "W" and board.piece_at(12) == "b" and board.piece_at(1) is None
-    assert dict(board.piece_map()) == {3: "B", 12: "b", 18: "w", 24: "W"}
+    assert board.piece_map() == {3: "B", 12: "b", 18: "w", 24: "W"}
 
 
 def test_zobrist_hash_follows_the_position():

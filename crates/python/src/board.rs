@@ -17,7 +17,8 @@ use kroon_rules::board::perft::perft;
 use kroon_rules::board::{Move as RulesMove, Piece, Position, Side, Square};
 use kroon_rules::game::{Game, GameResult};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use std::collections::BTreeMap;
 
 /// The start position's FEN.
 pub const STARTING_FEN: &str = "W:W31-50:B1-20";
@@ -291,24 +292,27 @@ impl Board {
         }
     }
 
-    /// The draw rules' counters: plies with only kings moving and nothing taken
-    /// (the 25-move rule ends the game at 50), the ending rule in force against a
-    /// lone king (`"16-move rule"`, `"5-move rule"` or `None`) with its plies and
-    /// its limit, and how often the current position has occurred.
-    fn draw_counters(&self) -> (u32, Option<String>, u32, u32, usize) {
+    /// The draw rules' counters, as a dict: `king_move_plies`, the plies with only
+    /// kings moving and nothing taken (the 25-move rule ends the game at 50);
+    /// `ending_rule`, the rule in force in an ending against a lone king (`"16-move
+    /// rule"`, `"5-move rule"` or `None`), with `ending_plies` played under it and
+    /// its `ending_limit`; and `repetitions`, how often the current position has
+    /// occurred (the third time is a draw).
+    fn draw_counters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let clock = self.game.draw_clock();
         let repetitions =
             kroon_rules::board::draw::repetitions(self.game.keys(), clock.reversible_plies());
-        match clock.ending_rule() {
-            Some((rule, plies, limit)) => (
-                clock.king_move_plies(),
-                Some(rule.to_string()),
-                plies,
-                limit,
-                repetitions,
-            ),
-            None => (clock.king_move_plies(), None, 0, 0, repetitions),
-        }
+        let (rule, plies, limit) = match clock.ending_rule() {
+            Some((rule, plies, limit)) => (Some(rule.to_string()), plies, limit),
+            None => (None, 0, 0),
+        };
+        let counters = PyDict::new(py);
+        counters.set_item("king_move_plies", clock.king_move_plies())?;
+        counters.set_item("ending_rule", rule)?;
+        counters.set_item("ending_plies", plies)?;
+        counters.set_item("ending_limit", limit)?;
+        counters.set_item("repetitions", repetitions)?;
+        Ok(counters)
     }
 
     /// The piece on a square (1-50) as Hub writes it (`"w"`, `"b"` men, `"W"`,
@@ -323,8 +327,8 @@ impl Board {
         }))
     }
 
-    /// Every piece: `{square: "w" | "b" | "W" | "B"}`.
-    fn piece_map(&self) -> Vec<(u8, &'static str)> {
+    /// Every piece: `{square: "w" | "b" | "W" | "B"}`, the squares in order.
+    fn piece_map(&self) -> BTreeMap<u8, &'static str> {
         let pos = self.position();
         Square::all()
             .filter_map(|sq| {

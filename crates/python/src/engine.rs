@@ -85,6 +85,15 @@ impl SearchResult {
     }
 }
 
+/// Clears the searching flag however the search ends (a panic included).
+struct Searching<'a>(&'a AtomicBool);
+
+impl Drop for Searching<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic in a search was turned into a Python exception; the engine is
     // still usable.
@@ -291,9 +300,9 @@ impl Engine {
                 "this engine is already searching (in another thread); use one engine per thread",
             ));
         }
-        let found = self.run(py, &game, limit);
-        self.searching.store(false, Ordering::SeqCst);
-        Ok(result_of(found?, *game.position()))
+        let _searching = Searching(&self.searching);
+        let found = self.run(py, &game, limit)?;
+        Ok(result_of(found, *game.position()))
     }
 
     /// Asks a search under way (in another thread) to end now: it returns its
