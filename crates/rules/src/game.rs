@@ -188,13 +188,26 @@ impl Game {
         if !legal_moves(self.position()).contains(&mv) {
             return Err(GameError::Illegal(mv));
         }
+        self.play_listed(mv);
+        Ok(())
+    }
+
+    /// Plays a move the caller has just taken from the legal moves of the current
+    /// position, without listing them again to check it: for callers that pick
+    /// moves from that list by the million (the Python binding's random playouts).
+    /// A move from anywhere else must go through [`Game::play`]; debug builds
+    /// check that it was legal.
+    pub fn play_listed(&mut self, mv: Move) {
+        debug_assert!(
+            legal_moves(self.position()).contains(&mv),
+            "play_listed: {mv:?} is not legal here"
+        );
         self.push(mv);
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
         } else {
             self.redo.clear();
         }
-        Ok(())
     }
 
     /// Plays a move given as text (`32-28`, `28x19`, `28x19x23`, a PDN path).
