@@ -6,7 +6,7 @@ use crate::errors::{value_error, GameOverError};
 use crate::moves::Move;
 use kroon_engine::book::BookUse;
 use kroon_engine::engine::{
-    Endgame, Engine as Facade, EngineOptions, GoMode, Limit, SearchResult as Found,
+    Endgame, Engine as Facade, EngineOptions, GoMode, SearchResult as Found, TimeControl,
     DEFAULT_TABLE_PIECES,
 };
 use kroon_engine::eval::Evaluator;
@@ -134,30 +134,30 @@ fn limit_from(
     movetime: Option<f64>,
     clock: Option<(f64, f64, Option<u32>)>,
     infinite: bool,
-) -> PyResult<Limit> {
+) -> PyResult<TimeControl> {
     let seconds = |s: f64, what: &str| {
         Duration::try_from_secs_f64(s)
             .map_err(|_| value_error(format!("{what} must be a number of seconds >= 0, not {s}")))
     };
     let mut limits = Vec::new();
     if let Some(d) = depth {
-        limits.push(Limit::Depth(d.max(1)));
+        limits.push(TimeControl::Depth(d.max(1)));
     }
     if let Some(n) = nodes {
-        limits.push(Limit::Nodes(n.max(1)));
+        limits.push(TimeControl::Nodes(n.max(1)));
     }
     if let Some(t) = movetime {
-        limits.push(Limit::MoveTime(seconds(t, "movetime")?));
+        limits.push(TimeControl::MoveTime(seconds(t, "movetime")?));
     }
-    if let Some((remaining, increment, moves_to_go)) = clock {
-        limits.push(Limit::Clock {
-            remaining: seconds(remaining, "clock time")?,
+    if let Some((left, increment, moves)) = clock {
+        limits.push(TimeControl::Clock {
+            time: seconds(left, "clock time")?,
             increment: seconds(increment, "clock increment")?,
-            moves_to_go,
+            moves,
         });
     }
     if infinite {
-        limits.push(Limit::Infinite);
+        limits.push(TimeControl::Infinite);
     }
     match limits.as_slice() {
         [one] => Ok(*one),
@@ -211,14 +211,14 @@ fn result_of(found: Found, pos: Position) -> SearchResult {
 impl Engine {
     /// Starts the search and waits for it without the GIL, looking for Ctrl-C
     /// every 50 ms.
-    fn run(&self, py: Python<'_>, game: &Game, limit: Limit) -> PyResult<Found> {
+    fn run(&self, py: Python<'_>, game: &Game, limit: TimeControl) -> PyResult<Found> {
         let (done, mut finished) = mpsc::channel();
         lock(&self.engine).go(
             game,
             limit,
             GoMode::Think,
             |_| {},
-            move || {
+            move |_| {
                 let _ = done.send(());
             },
         );
@@ -271,7 +271,8 @@ impl Engine {
     /// Searches the board's position (its earlier positions count for
     /// repetitions, its draw counters for the 25-, 16- and 5-move rules) within
     /// one limit: `depth` plies, `nodes`, `movetime` seconds, a `clock` (seconds
-    /// left, or `(left, increment)` or `(left, increment, moves to go)`), or
+    /// left, or `(left, increment)` or `(left, increment, moves to go)`; this
+    /// move earns its increment too), or
     /// `infinite=True` (until `stop()`). Returns a `kroon.SearchResult`.
     ///
     /// The GIL is released while the engine searches: other Python threads run,
