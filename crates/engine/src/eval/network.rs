@@ -158,7 +158,9 @@ impl Network {
         let mut second = [0i32; SECOND];
         for (o, out) in second.iter_mut().enumerate() {
             let weights = &self.dense[o * h..(o + 1) * h];
-            *out = ((dot(sums, weights) + self.dense_bias[o]) >> DENSE_SHIFT).clamp(0, ACTIVATION);
+            // Rounded to the nearest: a plain shift would lower every unit by half a step.
+            let z = dot(sums, weights) + self.dense_bias[o] + (DENSE_SCALE >> 1);
+            *out = (z >> DENSE_SHIFT).clamp(0, ACTIVATION);
         }
         let out: i32 = second
             .iter()
