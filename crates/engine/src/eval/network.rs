@@ -146,10 +146,14 @@ impl Network {
         let sums = &mut sums[..h];
         sums.copy_from_slice(&self.input_bias);
         features(pos, |f| {
-            // Wrapping is the plain add the vector units do; check() bounds the
-            // weights so that it never wraps.
-            for (s, &w) in sums.iter_mut().zip(&self.input[f * h..(f + 1) * h]) {
-                *s = s.wrapping_add(w);
+            let row = &self.input[f * h..(f + 1) * h];
+            for (s, w) in sums.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
+                let (s, w) = (lanes_mut(s), lanes(w));
+                for j in 0..LANES {
+                    // Wrapping is the plain add the vector units do; check() bounds
+                    // the weights so that it never wraps.
+                    s[j] = s[j].wrapping_add(w[j]);
+                }
             }
         });
         for s in sums.iter_mut() {
@@ -173,14 +177,31 @@ impl Network {
     }
 }
 
-/// The dot product of activations and weights, in a form the compiler turns into
-/// the vector multiply-add of pairs (`pmaddwd`).
+/// Values a loop handles at once: fixed-size blocks the compiler keeps in vector
+/// registers (the dot product alone, as a plain loop over the slices, was widened
+/// four values at a time and ran four times slower: see `docs/learning.md`).
+const LANES: usize = HIDDEN_STEP;
+
+fn lanes(block: &[i16]) -> &[i16; LANES] {
+    block.try_into().expect("a whole block")
+}
+
+fn lanes_mut(block: &mut [i16]) -> &mut [i16; LANES] {
+    block.try_into().expect("a whole block")
+}
+
+/// The dot product of activations and weights, with one running sum per lane so
+/// that the compiler uses the vector multiply-add of pairs (`pmaddwd`).
 #[inline]
 fn dot(a: &[i16], w: &[i16]) -> i32 {
-    a.iter()
-        .zip(w)
-        .map(|(&x, &y)| i32::from(x) * i32::from(y))
-        .sum()
+    let mut sums = [0i32; LANES];
+    for (a, w) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        let (a, w) = (lanes(a), lanes(w));
+        for j in 0..LANES {
+            sums[j] += i32::from(a[j]) * i32::from(w[j]);
+        }
+    }
+    sums.iter().sum()
 }
 
 /// What tests of the network share (the trainer's too): a network with every
@@ -241,6 +262,31 @@ mod tests {
             spread.insert(score);
         }
         assert!(spread.len() > 20, "the test network says something");
+    }
+
+    /// `cargo test -p kroon-engine --release network_speed -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn network_speed() {
+        let positions = random_positions(1, 100, 120);
+        let net = testing::busy_network(1, 128);
+        let learned = crate::eval::Evaluator::default();
+        for _ in 0..3 {
+            let time = |f: &dyn Fn(&Position) -> i32| {
+                let start = std::time::Instant::now();
+                let mut sum = 0i64;
+                for _ in 0..20 {
+                    for p in &positions {
+                        sum += i64::from(f(std::hint::black_box(p)));
+                    }
+                }
+                let ns = start.elapsed().as_nanos() as f64 / (20 * positions.len()) as f64;
+                (ns, sum)
+            };
+            let (network, _) = time(&|p| net.evaluate(p));
+            let (patterns, _) = time(&|p| learned.evaluate(p));
+            println!("network {network:.0} ns, patterns {patterns:.0} ns an evaluation");
+        }
     }
 
     #[test]
