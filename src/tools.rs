@@ -5,11 +5,14 @@
 //! - [`egdb_builder`]: the endgame tables (`kroon egdb build`);
 //! - [`openings_generator`]: start positions for matches (`kroon openings`);
 //! - [`selfplay`] and [`trainer`]: the learned evaluation's games and its fit, over
-//!   the file format of [`training_data`];
+//!   the file format of [`training_data`]; [`network_trainer`] fits the network
+//!   evaluation to the same data, with what both trainers share in [`fitting`];
 //! - [`progress`]: what their progress lines share.
 
 pub mod book_builder;
 pub mod egdb_builder;
+pub mod fitting;
+pub mod network_trainer;
 pub mod openings_generator;
 pub mod progress;
 pub mod selfplay;

@@ -6,9 +6,16 @@ pub struct TrainArgs {
     /// Training files written by `kroon selfplay` (concatenated shards work too).
     #[arg(long = "data", required = true, num_args = 1..)]
     pub data: Vec<std::path::PathBuf>,
-    /// The weights file to write (after every epoch).
+    /// The weights or network file to write (after every epoch).
     #[arg(long)]
     pub out: std::path::PathBuf,
+    /// What to fit: `patterns` (the learned evaluation's weights) or `network` (the
+    /// network evaluation; see --hidden).
+    #[arg(long, default_value = "patterns", value_parser = ["patterns", "network"])]
+    pub model: String,
+    /// The network's first layer: units (a multiple of 16, at most 512).
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Weight of the game's result in the target; the rest is the search's score.
@@ -24,12 +31,13 @@ pub struct TrainArgs {
     /// Seed of the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Adam's step size, in hundredths of a man.
-    #[arg(long, default_value_t = 0.5)]
-    pub learning_rate: f32,
-    /// Positions per step.
-    #[arg(long, default_value_t = 16384)]
-    pub batch: usize,
+    /// Adam's step size, in hundredths of a man for the patterns (default 0.5), in
+    /// the float network's own units for the network (default 0.001).
+    #[arg(long)]
+    pub learning_rate: Option<f32>,
+    /// Positions per step (default 16384 for the patterns, 1024 for the network).
+    #[arg(long)]
+    pub batch: Option<usize>,
     /// L2 penalty on the pattern weights (on 1.5 M positions even 1e-7 raised the
     /// validation loss; more data is the better cure for rare patterns).
     #[arg(long, default_value_t = 0.0)]
@@ -37,7 +45,7 @@ pub struct TrainArgs {
     /// Threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Start from these weights (default: material only).
+    /// Start from these weights (default: material only; patterns only).
     #[arg(long)]
     pub init: Option<std::path::PathBuf>,
     /// The logistic scale K in sigmoid(score / K) (default: fitted to the data).
@@ -46,31 +54,51 @@ pub struct TrainArgs {
 }
 
 pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
-    if args.batch == 0 || !(0.0..=1.0).contains(&args.lambda) {
+    use crate::tools::fitting::Model;
+    let network = args.model == "network";
+    let batch = args.batch.unwrap_or(if network { 1024 } else { 16384 });
+    if batch == 0 || !(0.0..=1.0).contains(&args.lambda) {
         return Err("--batch must be at least 1 and --lambda between 0 and 1".into());
     }
-    let config = crate::tools::trainer::TrainConfig {
+    let model = if network {
+        let h = args.hidden;
+        if h == 0 || h > 512 || !h.is_multiple_of(16) {
+            return Err("--hidden must be a multiple of 16 up to 512".into());
+        }
+        if args.init.is_some() {
+            return Err("--init starts the pattern weights, not a network".into());
+        }
+        Model::Network { hidden: h }
+    } else {
+        let init = args.init.as_deref();
+        Model::Patterns {
+            init: init.map(crate::eval::weights::Weights::load).transpose()?,
+        }
+    };
+    let config = crate::tools::fitting::TrainConfig {
         data: args.data.clone(),
         out: args.out.clone(),
+        model,
         epochs: args.epochs,
         lambda: args.lambda,
         validation: args.validation,
         validate_newest: args.validate_newest,
         seed: args.seed,
-        learning_rate: args.learning_rate,
-        batch: args.batch,
+        learning_rate: args
+            .learning_rate
+            .unwrap_or(if network { 0.001 } else { 0.5 }),
+        batch,
         l2: args.l2,
         threads: args
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        init: args
-            .init
-            .as_deref()
-            .map(crate::eval::weights::Weights::load)
-            .transpose()?,
         scale: args.scale,
     };
-    crate::tools::trainer::run(&config)
+    if network {
+        crate::tools::network_trainer::run(&config)
+    } else {
+        crate::tools::trainer::run(&config)
+    }
 }
 
 /// `kroon selfplay`: see [`crate::tools::selfplay`].

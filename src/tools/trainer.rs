@@ -3,19 +3,19 @@
 //! The model is the evaluation itself, in floating point: pattern weights for the
 //! 28 windows and the dense terms, each a middle-game and an endgame value blended
 //! by the men left, Black's patterns scored as White's mirrors, the king-ending
-//! divisor of the hand evaluation, and a side-to-move term. Its score `s` predicts
-//! the game's result through `sigmoid(s / K)`; the target blends the result with the
-//! search's score, `lambda * result + (1 - lambda) * sigmoid(score / K)`, and the loss
-//! is their cross-entropy. `K` is fitted first, so that the search's scores predict
-//! the results best: the learned evaluation then keeps the scale of the scores the
-//! search's margins were tuned for (hundredths of a man).
+//! divisor of the hand evaluation, and a side-to-move term. The target and the loss
+//! are in [`super::fitting`]. `K` is fitted first, so that the search's scores
+//! predict the results best: the learned evaluation then keeps the scale of the
+//! scores the search's margins were tuned for (hundredths of a man).
 //!
 //! Adam over minibatches, the gradient of each batch shared among threads; the
 //! positions of a share of the games (chosen by the game's number) are held out to
 //! measure the loss on games the weights never saw. The same seed and data give the
 //! same weights for the same number of threads.
 
-use super::training_data::{read_file, Block};
+use super::fitting::{
+    cross_entropy, fit_scale, load, shuffle, sigmoid, step_size, Adam, Model, TrainConfig,
+};
 use crate::board::Side;
 use crate::eval::hand::king_ending_divisor;
 use crate::eval::pattern::{
@@ -23,34 +23,7 @@ use crate::eval::pattern::{
     WINDOWS,
 };
 use crate::eval::weights::{Weights, SCALE};
-use std::path::PathBuf;
 use std::time::Instant;
-
-/// What a training run is.
-#[derive(Clone, Debug)]
-pub struct TrainConfig {
-    pub data: Vec<PathBuf>,
-    pub out: PathBuf,
-    pub epochs: u32,
-    /// Weight of the game's result in the target (the rest is the search's score).
-    pub lambda: f32,
-    /// Share of the games held out for validation.
-    pub validation: f64,
-    /// Hold the share out of the last data file only (the newest round), training on
-    /// the earlier files whole.
-    pub validate_newest: bool,
-    pub seed: u64,
-    /// Adam's step size, in hundredths of a man.
-    pub learning_rate: f32,
-    pub batch: usize,
-    /// L2 penalty on the pattern weights, per position.
-    pub l2: f32,
-    pub threads: usize,
-    /// Start from these weights instead of material alone.
-    pub init: Option<Weights>,
-    /// The logistic scale; fitted to the data when None.
-    pub scale: Option<f32>,
-}
 
 /// One training position, reduced to what the model reads.
 #[derive(Clone, Copy)]
@@ -96,10 +69,6 @@ struct Params(Vec<f32>);
 
 const PATTERN_PARAMS: usize = WINDOWS * PATTERNS * 2;
 const PARAMS: usize = PATTERN_PARAMS + DENSE * 2;
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
 
 impl Params {
     fn from_weights(w: &Weights) -> Params {
@@ -188,79 +157,8 @@ impl Params {
     }
 }
 
-/// Cross-entropy of a prediction against a target in [0, 1].
-fn cross_entropy(p: f32, t: f32) -> f32 {
-    let p = p.clamp(1e-6, 1.0 - 1e-6);
-    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-}
-
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Reads the files: (training, validation) samples.
-fn load(config: &TrainConfig) -> Result<(Vec<Sample>, Vec<Sample>), String> {
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    let share = (config.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
-    let last = config.data.len().saturating_sub(1);
-    for (i, path) in config.data.iter().enumerate() {
-        // Earlier rounds were played by older weights and the weights refitted from
-        // already fit them; the newest round's games are the positions today's engine
-        // reaches, and a refit's gain on them is not diluted by the rounds before.
-        let cut = if config.validate_newest && i < last {
-            0
-        } else {
-            share
-        };
-        let mut run = 0u64;
-        let summary = read_file(path, |block| match block {
-            Block::Header(h) => run = h.seed ^ u64::from(h.shard) << 48,
-            Block::Record(r) => {
-                let sample = Sample::new(r);
-                if splitmix(run ^ splitmix(u64::from(r.game))) % 1_000_000 < cut {
-                    valid.push(sample);
-                } else {
-                    train.push(sample);
-                }
-            }
-        })?;
-        eprintln!("{}: {} positions", path.display(), summary.records);
-    }
-    if train.is_empty() {
-        return Err("no training positions in the data".into());
-    }
-    Ok((train, valid))
-}
-
-/// The logistic scale under which the search's scores best predict the results.
-fn fit_scale(samples: &[Sample]) -> f32 {
-    let loss = |k: f32| {
-        samples
-            .iter()
-            .step_by((samples.len() / 200_000).max(1))
-            .map(|s| cross_entropy(sigmoid(s.score / k), s.result))
-            .sum::<f32>()
-    };
-    // Golden-section search over a bracket wide enough for any sane score scale.
-    let (mut lo, mut hi) = (10.0f32, 2000.0f32);
-    let ratio = 0.618_034f32;
-    for _ in 0..40 {
-        let a = hi - ratio * (hi - lo);
-        let b = lo + ratio * (hi - lo);
-        if loss(a) < loss(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
-}
-
 fn target(s: &Sample, lambda: f32, k: f32) -> f32 {
-    lambda * s.result + (1.0 - lambda) * sigmoid(s.score / k)
+    super::fitting::target(s.result, s.score, lambda, k)
 }
 
 /// Mean loss over samples, using every thread.
@@ -289,35 +187,6 @@ fn mean_loss(params: &Params, samples: &[Sample], lambda: f32, k: f32, threads: 
             .sum()
     });
     (total / samples.len() as f64) as f32
-}
-
-/// Adam's state.
-struct Adam {
-    m: Vec<f32>,
-    v: Vec<f32>,
-    t: i32,
-}
-
-impl Adam {
-    const BETA1: f32 = 0.9;
-    const BETA2: f32 = 0.999;
-    const EPSILON: f32 = 1e-8;
-
-    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
-        self.t += 1;
-        let c1 = 1.0 - Self::BETA1.powi(self.t);
-        let c2 = 1.0 - Self::BETA2.powi(self.t);
-        for (((p, &g), m), v) in params
-            .iter_mut()
-            .zip(grad)
-            .zip(self.m.iter_mut())
-            .zip(self.v.iter_mut())
-        {
-            *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
-            *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
-        }
-    }
 }
 
 /// One pass over the training samples in a seeded order; returns the mean loss.
@@ -382,27 +251,24 @@ fn epoch(
 /// Runs the training and writes the weights.
 pub fn run(config: &TrainConfig) -> Result<(), String> {
     let start = Instant::now();
-    let (train, valid) = load(config)?;
-    if train.len() > u32::MAX as usize {
-        return Err("more than 4 billion positions: train on a part".into());
-    }
-    let k = config.scale.unwrap_or_else(|| fit_scale(&train));
+    let Model::Patterns { init } = &config.model else {
+        return Err("the pattern trainer fits pattern weights only".into());
+    };
+    let (train, valid) = load(config, Sample::new)?;
+    let k = config
+        .scale
+        .unwrap_or_else(|| fit_scale(&train, |s| (s.score, s.result)));
     println!(
         "{} training and {} validation positions, K = {k:.1} (loaded in {:.1} s)",
         train.len(),
         valid.len(),
         start.elapsed().as_secs_f64()
     );
-    let mut params = config
-        .init
+    let mut params = init
         .as_ref()
         .map_or_else(Params::material, Params::from_weights);
     let threads = config.threads.max(1);
-    let mut adam = Adam {
-        m: vec![0.0; PARAMS],
-        v: vec![0.0; PARAMS],
-        t: 0,
-    };
+    let mut adam = Adam::new(PARAMS);
     let mut grads = vec![vec![0.0f32; PARAMS]; threads];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = config.seed;
@@ -411,15 +277,8 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         mean_loss(&params, &valid, config.lambda, k, threads)
     );
     for e in 1..=config.epochs {
-        // Fisher-Yates with the run's seed.
-        for i in (1..order.len()).rev() {
-            rng = splitmix(rng);
-            order.swap(i, (rng % (i as u64 + 1)) as usize);
-        }
-        // Cosine decay to a twentieth of the step size.
-        let progress = (e - 1) as f32 / config.epochs.max(1) as f32;
-        let lr = config.learning_rate
-            * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+        shuffle(&mut order, &mut rng);
+        let lr = step_size(config.learning_rate, e, config.epochs);
         let train_loss = epoch(
             config,
             &mut params,
@@ -457,7 +316,6 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
     use crate::eval::learned::Learned;
     use crate::tools::training_data::Record;
     use crate::wdl::Wdl;
@@ -485,26 +343,5 @@ mod tests {
                 p.to_fen()
             );
         }
-    }
-
-    #[test]
-    fn the_scale_is_fitted_to_the_scores() {
-        // Scores of 100 win three games in four: K = 100 / ln 3.
-        let record = |score: i16, outcome| Record {
-            position: Position::initial(),
-            outcome,
-            ply: 0,
-            score,
-            game: 0,
-        };
-        let mut samples = Vec::new();
-        for _ in 0..3 {
-            samples.push(Sample::new(&record(100, Wdl::Win)));
-            samples.push(Sample::new(&record(-100, Wdl::Loss)));
-        }
-        samples.push(Sample::new(&record(100, Wdl::Loss)));
-        samples.push(Sample::new(&record(-100, Wdl::Win)));
-        let k = fit_scale(&samples);
-        assert!((k - 100.0 / 3f32.ln()).abs() < 1.0, "{k}");
     }
 }

@@ -1,15 +1,18 @@
 //! Static evaluation: the score of a quiet position from the side to move's view, in
-//! hundredths of a man. Two evaluations exist: the hand-set terms of [`hand`] and
+//! hundredths of a man. Three evaluations exist: the hand-set terms of [`hand`],
 //! the learned pattern weights of [`learned`] (what they look at is in [`pattern`],
-//! their file in [`weights`]); an [`Evaluator`] says which one a search uses.
+//! their file in [`weights`]), and the small neural network of [`network`]; an
+//! [`Evaluator`] says which one a search uses.
 
 pub mod hand;
 pub mod learned;
+pub mod network;
 pub mod pattern;
 pub mod weights;
 
 use kroon_rules::board::{Bitboard, Position};
 use learned::Learned;
+use network::Network;
 use std::sync::{Arc, OnceLock};
 
 /// Which evaluation a search uses. Cheap to clone (the learned tables are shared).
@@ -19,6 +22,8 @@ pub enum Evaluator {
     Hand,
     /// Learned weights: the built-in ones, or a file's.
     Learned(Arc<Learned>),
+    /// A network file's.
+    Network(Arc<Network>),
 }
 
 /// The weights built into the binary, so that Hub, DXP and the bots need no data
@@ -53,22 +58,40 @@ impl Evaluator {
         match self {
             Evaluator::Hand => hand::evaluate(pos),
             Evaluator::Learned(tables) => tables.evaluate(pos),
+            Evaluator::Network(net) => net.evaluate(pos),
         }
     }
 
     /// The evaluation a user names: `hand`, `learned` (the weights built in), or a
-    /// weights file. A file that cannot be read, or is not a valid weights file, is
-    /// an error naming it.
+    /// weights or network file (told apart by their first bytes). A file that
+    /// cannot be read, or is not a valid file of its kind, is an error naming it.
     pub fn from_name(name: &str) -> Result<Evaluator, String> {
         match name {
             "hand" => Ok(Evaluator::Hand),
             "learned" => Ok(Evaluator::default()),
+            "nnue" | "network" => Err(format!(
+                "no network is built into this Kroon: name a network file instead of {name} (kroon train --model network makes one)"
+            )),
             path => {
-                let weights = weights::Weights::load(std::path::Path::new(path))?;
+                let path = std::path::Path::new(path);
+                if is_network_file(path) {
+                    return Ok(Evaluator::Network(Arc::new(Network::load(path)?)));
+                }
+                let weights = weights::Weights::load(path)?;
                 Ok(Evaluator::Learned(Arc::new(Learned::new(weights))))
             }
         }
     }
+}
+
+/// Whether a file starts as a network file does (anything else is read as weights,
+/// whose reader says what is wrong with it).
+fn is_network_file(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| &magic == network::file::MAGIC)
 }
 
 /// The position with the board turned half a turn and the colours swapped (the side
@@ -152,10 +175,11 @@ mod tests {
     #[test]
     fn flipped_positions_score_the_same_for_the_side_to_move() {
         let learned = Evaluator::Learned(Arc::new(Learned::new(testing::busy_weights())));
+        let net = Evaluator::Network(Arc::new(network::testing::busy_network(5, 64)));
         for p in testing::random_positions(5, 30, 150) {
             let mirror = flip(&p);
             assert_eq!(flip(&mirror), p);
-            for eval in [&learned, &Evaluator::Hand] {
+            for eval in [&learned, &Evaluator::Hand, &net] {
                 // The same game seen from the other side: the same score for the
                 // side to move, so opposite scores for White.
                 assert_eq!(eval.evaluate(&p), eval.evaluate(&mirror), "{}", p.to_fen());
@@ -195,6 +219,40 @@ mod tests {
             "{err}"
         );
         assert!(Evaluator::from_name(dir.join("none").to_str().unwrap()).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_network_file_is_told_by_its_magic_and_a_damaged_one_refused() {
+        let dir = std::env::temp_dir().join(format!("kroon-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = network::testing::busy_network(7, 32);
+        let good = dir.join("good.net");
+        net.save(&good).unwrap();
+        let Ok(Evaluator::Network(loaded)) = Evaluator::from_name(good.to_str().unwrap()) else {
+            panic!("a saved network file loads as a network");
+        };
+        assert!(*loaded == net);
+        let cut = dir.join("cut.net");
+        let bytes = net.encode();
+        std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
+        let err = Evaluator::from_name(cut.to_str().unwrap()).unwrap_err();
+        assert!(
+            err.contains("cut.net") && err.contains("truncated"),
+            "{err}"
+        );
+        let corrupt = dir.join("corrupt.net");
+        let mut bytes = bytes;
+        bytes[500] ^= 0x10;
+        std::fs::write(&corrupt, &bytes).unwrap();
+        let err = Evaluator::from_name(corrupt.to_str().unwrap()).unwrap_err();
+        assert!(
+            err.contains("corrupt.net") && err.contains("checksum"),
+            "{err}"
+        );
+        assert!(Evaluator::from_name("nnue")
+            .unwrap_err()
+            .contains("network file"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,0 +1,301 @@
+//! The network evaluation: a small neural network in integer arithmetic, in the
+//! manner of the efficiently updatable networks (NNUE) of chess engines.
+//!
+//! # Inputs
+//! The board as the side to move sees it: if Black is to move, the board is turned
+//! half a turn (square n becomes 51 - n) and the colours swapped, so the side to
+//! move always plays up the board as White does. Then one input per piece: its kind
+//! (own man, own king, their man, their king) and its square, feature
+//! `50 * kind + square - 1` of [`FEATURES`]. Men never stand on their own crowning
+//! row, so ten of those inputs are never set; keeping them makes the index plain.
+//! A position and its colour-flipped mirror have the same inputs by construction.
+//!
+//! # Layers
+//! 1. `hidden` sums (the accumulator) of the input weights of the pieces on the
+//!    board plus a bias, in `i16`, clipped to `0..=`[`ACTIVATION`] (a clipped ReLU
+//!    on `0..=1` in the float model, times [`ACTIVATION`]).
+//! 2. [`SECOND`] dot products of those with `i16` weights (the float weights times
+//!    [`DENSE_SCALE`]) plus an `i32` bias, divided by [`DENSE_SCALE`] and clipped
+//!    the same way.
+//! 3. One dot product with `i16` weights (times [`OUTPUT_SCALE`]) plus a bias: the
+//!    score in men times `ACTIVATION * OUTPUT_SCALE`, turned into hundredths.
+//!
+//! The accumulator is rebuilt from the pieces at every evaluation (a full refresh):
+//! see `docs/learning.md` for the measurement that decided it. The bounds that
+//! [`Network::check`] enforces make every sum fit its integer type.
+
+pub mod file;
+
+use kroon_rules::board::{Position, Side};
+
+/// Squares on the board, and inputs per kind of piece.
+pub const SQUARES: usize = 50;
+/// Inputs: own men, own kings, their men, their kings, on each square.
+pub const FEATURES: usize = 4 * SQUARES;
+/// Width of the second layer.
+pub const SECOND: usize = 32;
+/// The widest first layer a network may have.
+pub const MAX_HIDDEN: usize = 512;
+/// The first layer's width must be a multiple of this (whole vector registers).
+pub const HIDDEN_STEP: usize = 16;
+/// The integer that stands for 1.0 in an activation (and in the first layer's
+/// weights and biases).
+pub const ACTIVATION: i32 = 127;
+/// The second layer's weights are stored times this (a power of two: a shift).
+pub const DENSE_SCALE: i32 = 1 << DENSE_SHIFT;
+const DENSE_SHIFT: u32 = 9;
+/// The output layer's weights are stored times this.
+pub const OUTPUT_SCALE: i32 = 512;
+/// The most pieces a position holds: the accumulator's bound is set by it.
+const MAX_PIECES: i32 = 40;
+/// The largest first-layer weight or bias: 41 of them still fit an `i16`.
+pub const INPUT_BOUND: i32 = i16::MAX as i32 / (MAX_PIECES + 1);
+/// The largest second-layer or output bias: with the largest products they still
+/// fit an `i32`.
+pub const BIAS_BOUND: i32 = 1 << 24;
+/// Scores are kept within this many hundredths of a man, well inside the search's
+/// band of won scores.
+pub const SCORE_BOUND: i32 = 5000;
+
+/// The quantised network, as its file holds it and the evaluation uses it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// Width of the first layer: a multiple of [`HIDDEN_STEP`] up to [`MAX_HIDDEN`].
+    pub hidden: usize,
+    /// Feature `f`'s weights at `f * hidden ..`, times [`ACTIVATION`].
+    pub input: Vec<i16>,
+    /// Times [`ACTIVATION`].
+    pub input_bias: Vec<i16>,
+    /// Second-layer unit `o`'s weights at `o * hidden ..`, times [`DENSE_SCALE`].
+    pub dense: Vec<i16>,
+    /// Times `ACTIVATION * DENSE_SCALE`.
+    pub dense_bias: [i32; SECOND],
+    /// Times [`OUTPUT_SCALE`].
+    pub output: [i16; SECOND],
+    /// Times `ACTIVATION * OUTPUT_SCALE`.
+    pub output_bias: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network {{ hidden: {}, .. }}", self.hidden)
+    }
+}
+
+/// Calls `each` with the input of every piece on the board, seen from the side to
+/// move (see the module's documentation).
+#[inline]
+pub fn features(pos: &Position, mut each: impl FnMut(usize)) {
+    let side = pos.side_to_move();
+    // The padded layout turned half a turn: square n to 51 - n.
+    let view = |bits: u64| match side {
+        Side::White => bits,
+        Side::Black => bits.reverse_bits() >> 10,
+    };
+    let kings = pos.king_bits();
+    let own = view(pos.side_bits(side));
+    let theirs = view(pos.side_bits(side.opponent()));
+    let kings = view(kings);
+    let kinds = [own & !kings, own & kings, theirs & !kings, theirs & kings];
+    for (kind, mut bits) in kinds.into_iter().enumerate() {
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // One ghost bit after every ten squares.
+            each(kind * SQUARES + bit - bit / 11);
+        }
+    }
+}
+
+impl Network {
+    /// Whether the sizes agree and every weight is within the bounds that keep the
+    /// integer sums exact; the error says what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        let h = self.hidden;
+        if h == 0 || h > MAX_HIDDEN || !h.is_multiple_of(HIDDEN_STEP) {
+            return Err(format!(
+                "a first layer of {h}; this Kroon takes a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
+            ));
+        }
+        if self.input.len() != FEATURES * h
+            || self.input_bias.len() != h
+            || self.dense.len() != SECOND * h
+        {
+            return Err("layer sizes disagree with the first layer's width".into());
+        }
+        let first = self.input.iter().chain(&self.input_bias);
+        if first.map(|&w| i32::from(w).abs()).max() > Some(INPUT_BOUND) {
+            return Err(format!(
+                "a first-layer weight beyond {INPUT_BOUND}: the sums could overflow"
+            ));
+        }
+        let biases = self.dense_bias.iter().chain([&self.output_bias]);
+        if biases.map(|&b| b.abs()).max() > Some(BIAS_BOUND) {
+            return Err(format!("a bias beyond {BIAS_BOUND}"));
+        }
+        Ok(())
+    }
+
+    /// The score of a quiet position from the side to move's view, in hundredths
+    /// of a man.
+    #[must_use]
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let h = self.hidden;
+        let mut sums = [0i16; MAX_HIDDEN];
+        let sums = &mut sums[..h];
+        sums.copy_from_slice(&self.input_bias);
+        features(pos, |f| {
+            let row = &self.input[f * h..(f + 1) * h];
+            for (s, w) in sums.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
+                let (s, w) = (lanes_mut(s), lanes(w));
+                for j in 0..LANES {
+                    // Wrapping is the plain add the vector units do; check() bounds
+                    // the weights so that it never wraps.
+                    s[j] = s[j].wrapping_add(w[j]);
+                }
+            }
+        });
+        for s in sums.iter_mut() {
+            *s = (*s).clamp(0, ACTIVATION as i16);
+        }
+        let mut second = [0i32; SECOND];
+        for (o, out) in second.iter_mut().enumerate() {
+            let weights = &self.dense[o * h..(o + 1) * h];
+            // Rounded to the nearest: a plain shift would lower every unit by half a step.
+            let z = dot(sums, weights) + self.dense_bias[o] + (DENSE_SCALE >> 1);
+            *out = (z >> DENSE_SHIFT).clamp(0, ACTIVATION);
+        }
+        let out: i32 = second
+            .iter()
+            .zip(&self.output)
+            .map(|(&a, &w)| a * i32::from(w))
+            .sum::<i32>()
+            + self.output_bias;
+        let hundredths = i64::from(out) * 100 / i64::from(ACTIVATION * OUTPUT_SCALE);
+        hundredths.clamp(-i64::from(SCORE_BOUND), i64::from(SCORE_BOUND)) as i32
+    }
+}
+
+/// Values a loop handles at once: fixed-size blocks the compiler keeps in vector
+/// registers (the dot product alone, as a plain loop over the slices, was widened
+/// four values at a time and ran four times slower: see `docs/learning.md`).
+const LANES: usize = HIDDEN_STEP;
+
+fn lanes(block: &[i16]) -> &[i16; LANES] {
+    block.try_into().expect("a whole block")
+}
+
+fn lanes_mut(block: &mut [i16]) -> &mut [i16; LANES] {
+    block.try_into().expect("a whole block")
+}
+
+/// The dot product of activations and weights, with one running sum per lane so
+/// that the compiler uses the vector multiply-add of pairs (`pmaddwd`).
+#[inline]
+fn dot(a: &[i16], w: &[i16]) -> i32 {
+    let mut sums = [0i32; LANES];
+    for (a, w) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        let (a, w) = (lanes(a), lanes(w));
+        for j in 0..LANES {
+            sums[j] += i32::from(a[j]) * i32::from(w[j]);
+        }
+    }
+    sums.iter().sum()
+}
+
+/// What tests of the network share (the trainer's too): a network with every
+/// weight set to something.
+pub mod testing {
+    use super::{Network, FEATURES, INPUT_BOUND, SECOND};
+
+    /// A network of `hidden` units whose weights come from a seeded generator.
+    #[must_use]
+    pub fn busy_network(seed: u64, hidden: usize) -> Network {
+        let mut state = seed;
+        let mut next = move |range: i32| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % (2 * range as u64 + 1)) as i32 - range
+        };
+        let small = INPUT_BOUND / 4;
+        Network {
+            hidden,
+            input: (0..FEATURES * hidden).map(|_| next(small) as i16).collect(),
+            input_bias: (0..hidden).map(|_| (next(small) + small) as i16).collect(),
+            dense: (0..SECOND * hidden).map(|_| next(300) as i16).collect(),
+            dense_bias: std::array::from_fn(|_| next(20_000)),
+            output: std::array::from_fn(|_| next(600) as i16),
+            output_bias: next(20_000),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{flip, testing::random_positions};
+
+    #[test]
+    fn inputs_name_each_piece_once_from_the_side_to_move() {
+        let pos: Position = "B:W31,K12:B20,K45".parse().unwrap();
+        let mut seen = Vec::new();
+        features(&pos, |f| seen.push(f));
+        seen.sort_unstable();
+        // Black to move: its man on 20 is on square 31 as White sees it, its king on
+        // 45 on 6; White's man on 31 is on 20 and its king on 12 on 39.
+        assert_eq!(
+            seen,
+            vec![30, SQUARES + 5, 2 * SQUARES + 19, 3 * SQUARES + 38]
+        );
+    }
+
+    #[test]
+    fn a_flipped_position_scores_the_same() {
+        let net = testing::busy_network(3, 64);
+        net.check().unwrap();
+        let mut spread = std::collections::BTreeSet::new();
+        for p in random_positions(11, 20, 160) {
+            let score = net.evaluate(&p);
+            assert_eq!(score, net.evaluate(&flip(&p)), "{}", p.to_fen());
+            spread.insert(score);
+        }
+        assert!(spread.len() > 20, "the test network says something");
+    }
+
+    /// `cargo test -p kroon-engine --release network_speed -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn network_speed() {
+        let positions = random_positions(1, 100, 120);
+        let net = testing::busy_network(1, 128);
+        let learned = crate::eval::Evaluator::default();
+        for _ in 0..3 {
+            let time = |f: &dyn Fn(&Position) -> i32| {
+                let start = std::time::Instant::now();
+                let mut sum = 0i64;
+                for _ in 0..20 {
+                    for p in &positions {
+                        sum += i64::from(f(std::hint::black_box(p)));
+                    }
+                }
+                let ns = start.elapsed().as_nanos() as f64 / (20 * positions.len()) as f64;
+                (ns, sum)
+            };
+            let (network, _) = time(&|p| net.evaluate(p));
+            let (patterns, _) = time(&|p| learned.evaluate(p));
+            println!("network {network:.0} ns, patterns {patterns:.0} ns an evaluation");
+        }
+    }
+
+    #[test]
+    fn the_bounds_are_checked() {
+        let mut net = testing::busy_network(4, 32);
+        net.input[7] = (INPUT_BOUND + 1) as i16;
+        assert!(net.check().unwrap_err().contains("first-layer"));
+        let mut net = testing::busy_network(4, 32);
+        net.hidden = 24;
+        assert!(net.check().unwrap_err().contains("multiple"));
+    }
+}

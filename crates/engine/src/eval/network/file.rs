@@ -1,0 +1,198 @@
+//! The network evaluation's file.
+//!
+//! File (little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0-7 | magic `KROONNET` |
+//! | 8-11 | format version (1) |
+//! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (32) |
+//! | 24-27, 28-31, 32-35 | the scales: activation (127), second layer (512), output (512) |
+//! | 36-39 | reserved (0) |
+//! | then | the input weights, `i16`, feature by feature (inputs x width) |
+//! | then | the first layer's biases, `i16` |
+//! | then | the second layer's weights, `i16`, unit by unit (32 x width) |
+//! | then | the second layer's biases, `i32` |
+//! | then | the output weights, `i16` (32), and the output bias, `i32` |
+//! | last 8 | FNV-1a 64 checksum of everything before it |
+//!
+//! What the numbers mean is in [`super`].
+
+use super::{Network, ACTIVATION, DENSE_SCALE, FEATURES, OUTPUT_SCALE, SECOND};
+use crate::checksum::fnv1a;
+use std::path::Path;
+
+/// The first bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"KROONNET";
+const VERSION: u32 = 1;
+const HEADER: usize = 40;
+
+/// The size of the file of a network with a first layer of `hidden`.
+#[must_use]
+pub const fn file_size(hidden: usize) -> usize {
+    HEADER + 2 * (FEATURES * hidden + hidden + SECOND * hidden + SECOND) + 4 * SECOND + 4 + 8
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+impl Network {
+    /// The file's bytes.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(self.hidden));
+        out.extend_from_slice(MAGIC);
+        let header = [
+            VERSION,
+            FEATURES as u32,
+            self.hidden as u32,
+            SECOND as u32,
+            ACTIVATION as u32,
+            DENSE_SCALE as u32,
+            OUTPUT_SCALE as u32,
+            0,
+        ];
+        for v in header {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let shorts = self.input.iter().chain(&self.input_bias).chain(&self.dense);
+        for w in shorts {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in &self.dense_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        for w in &self.output {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a file's bytes; the error says what is wrong.
+    pub fn decode(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err("not a Kroon network file (no KROONNET header)".into());
+        }
+        let version = u32_at(bytes, 8);
+        if version != VERSION {
+            return Err(format!(
+                "network format version {version}; this Kroon reads version {VERSION}"
+            ));
+        }
+        let shape = [12, 20, 24, 28, 32].map(|at| u32_at(bytes, at));
+        let expected = [FEATURES, SECOND].map(|n| n as u32);
+        let scales = [ACTIVATION, DENSE_SCALE, OUTPUT_SCALE].map(|n| n as u32);
+        if [shape[0], shape[1]] != expected || shape[2..] != scales {
+            return Err(format!(
+                "a network of {} inputs, a second layer of {}, scales {:?}; this Kroon has {FEATURES}, {SECOND}, {scales:?}",
+                shape[0], shape[1], &shape[2..]
+            ));
+        }
+        let hidden = u32_at(bytes, 16) as usize;
+        let size = file_size(hidden.min(1 << 20));
+        if bytes.len() != size {
+            return Err(format!(
+                "{} bytes where a network with a first layer of {hidden} has {size} (truncated or padded)",
+                bytes.len()
+            ));
+        }
+        let (body, sum) = bytes.split_at(size - 8);
+        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err("checksum mismatch: the network file is corrupt".into());
+        }
+        let network = read_body(&body[HEADER..], hidden);
+        network.check()?;
+        Ok(network)
+    }
+
+    /// Reads a network file; the error names it.
+    pub fn load(path: &Path) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Network::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Writes a network file (through a temporary file, so a reader never sees half
+    /// of one).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, self.encode())
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// The layers from the bytes after the header (their size already checked).
+fn read_body(body: &[u8], hidden: usize) -> Network {
+    let mut at = 0;
+    let mut shorts = |n: usize| -> Vec<i16> {
+        let out = body[at..at + 2 * n]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        at += 2 * n;
+        out
+    };
+    let input = shorts(FEATURES * hidden);
+    let input_bias = shorts(hidden);
+    let dense = shorts(SECOND * hidden);
+    let rest = &body[2 * (FEATURES * hidden + hidden + SECOND * hidden)..];
+    let int = |i: usize| i32::from_le_bytes(rest[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+    let dense_bias = std::array::from_fn(int);
+    let outputs = &rest[4 * SECOND..];
+    let output = std::array::from_fn(|i| i16::from_le_bytes([outputs[2 * i], outputs[2 * i + 1]]));
+    let last = &outputs[2 * SECOND..];
+    Network {
+        hidden,
+        input,
+        input_bias,
+        dense,
+        dense_bias,
+        output,
+        output_bias: i32::from_le_bytes(last[..4].try_into().expect("4 bytes")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::busy_network;
+    use super::*;
+
+    #[test]
+    fn networks_round_trip() {
+        let net = busy_network(1, 48);
+        let bytes = net.encode();
+        assert_eq!(bytes.len(), file_size(48));
+        assert_eq!(Network::decode(&bytes), Ok(net));
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let bytes = busy_network(2, 32).encode();
+        let mut flipped = bytes.clone();
+        flipped[1000] ^= 1;
+        assert!(Network::decode(&flipped).unwrap_err().contains("checksum"));
+        assert!(Network::decode(&bytes[..bytes.len() - 1])
+            .unwrap_err()
+            .contains("truncated"));
+        let mut version = bytes.clone();
+        version[8] = 2;
+        assert!(Network::decode(&version).unwrap_err().contains("version 2"));
+        let mut wide = bytes.clone();
+        wide[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Network::decode(&wide).unwrap_err().contains("truncated"));
+        assert!(Network::decode(b"KROONEVL").unwrap_err().contains("not a"));
+        assert!(Network::decode(&[]).is_err());
+    }
+
+    #[test]
+    fn a_network_past_the_bounds_is_refused_even_with_a_good_checksum() {
+        let mut net = busy_network(3, 16);
+        net.input_bias[0] = i16::MAX;
+        let err = Network::decode(&net.encode()).unwrap_err();
+        assert!(err.contains("overflow"), "{err}");
+    }
+}

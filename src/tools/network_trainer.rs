@@ -1,0 +1,242 @@
+//! `kroon train --model network`: fits the network evaluation
+//! ([`crate::eval::network`]) to self-play positions.
+//!
+//! The same data, held-out games, logistic scale and target as the pattern trainer
+//! ([`super::fitting`]), so the two validation losses compare. The network is
+//! fitted in floating point ([`model`]) with Adam over minibatches, the gradient of
+//! each batch shared among threads, and quantised to the integer network after
+//! every epoch; the last line gives the validation loss of the integer network the
+//! engine plays with, beside that of the built-in pattern evaluation on the same
+//! positions.
+
+pub mod model;
+
+use super::fitting::{
+    cross_entropy, fit_scale, load, shuffle, sigmoid, step_size, target, Adam, Model, TrainConfig,
+};
+use super::training_data::Record;
+use crate::board::Position;
+use crate::eval::network::{features, Network};
+use crate::eval::Evaluator;
+use model::{FloatNetwork, Scratch};
+use std::time::Instant;
+
+/// One training position.
+#[derive(Clone, Copy)]
+struct Sample {
+    position: Position,
+    /// The game's result for the side to move: 0, 0.5 or 1.
+    result: f32,
+    /// The search's score for the side to move.
+    score: f32,
+}
+
+impl Sample {
+    fn new(record: &Record) -> Sample {
+        Sample {
+            position: record.position,
+            result: record.outcome.points(),
+            score: f32::from(record.score),
+        }
+    }
+
+    fn target(&self, lambda: f32, k: f32) -> f32 {
+        target(self.result, self.score, lambda, k)
+    }
+}
+
+/// The inputs of a position: at most 40 pieces.
+fn inputs(pos: &Position, out: &mut [u8; 40]) -> usize {
+    let mut n = 0;
+    features(pos, |f| {
+        out[n] = f as u8;
+        n += 1;
+    });
+    n
+}
+
+/// The float network's score in hundredths of a man.
+fn hundredths(net: &FloatNetwork, pos: &Position, s: &mut Scratch) -> f32 {
+    let mut buf = [0u8; 40];
+    let n = inputs(pos, &mut buf);
+    100.0 * net.forward(&buf[..n], s)
+}
+
+/// Mean loss of `score` over samples, using every thread; each thread's scoring
+/// keeps a state of its own, made by `state`.
+fn mean_loss<S, F>(
+    samples: &[Sample],
+    (lambda, k): (f32, f32),
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    score: F,
+) -> f32
+where
+    F: Fn(&mut S, &Position) -> f32 + Sync,
+{
+    if samples.is_empty() {
+        return f32::NAN;
+    }
+    let chunk = samples.len().div_ceil(threads);
+    let (state, score) = (&state, &score);
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut own = state();
+                    part.iter()
+                        .map(|s| {
+                            let p = sigmoid(score(&mut own, &s.position) / k);
+                            f64::from(cross_entropy(p, s.target(lambda, k)))
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread"))
+            .sum()
+    });
+    (total / samples.len() as f64) as f32
+}
+
+/// The gradient of a part of a batch into `grad`; returns the part's total loss.
+fn part_gradient(
+    net: &FloatNetwork,
+    samples: &[Sample],
+    part: &[u32],
+    (lambda, k): (f32, f32),
+    grad: &mut [f32],
+) -> f64 {
+    grad.fill(0.0);
+    let mut scratch = Scratch::new(net.hidden);
+    let mut buf = [0u8; 40];
+    let mut loss = 0.0f64;
+    for &i in part {
+        let s = &samples[i as usize];
+        let n = inputs(&s.position, &mut buf);
+        let score = 100.0 * net.forward(&buf[..n], &mut scratch);
+        let p = sigmoid(score / k);
+        let t = s.target(lambda, k);
+        loss += f64::from(cross_entropy(p, t));
+        // d(loss)/d(score) = (p - t) / K, and the score is 100 times the output.
+        net.backward(&buf[..n], &mut scratch, 100.0 * (p - t) / k, grad);
+    }
+    loss
+}
+
+/// One pass over the training samples in the given order; returns the mean loss.
+fn epoch(
+    config: &TrainConfig,
+    net: &mut FloatNetwork,
+    adam: &mut Adam,
+    grads: &mut [Vec<f32>],
+    (samples, order): (&[Sample], &[u32]),
+    (k, lr): (f32, f32),
+) -> f32 {
+    let mut total = 0.0f64;
+    for batch in order.chunks(config.batch) {
+        let chunk = batch.len().div_ceil(grads.len());
+        let shared = &*net;
+        let lk = (config.lambda, k);
+        let losses: Vec<f64> = std::thread::scope(|scope| {
+            let handles: Vec<_> = grads
+                .iter_mut()
+                .zip(batch.chunks(chunk))
+                .map(|(grad, part)| {
+                    scope.spawn(move || part_gradient(shared, samples, part, lk, grad))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("gradient thread"))
+                .collect()
+        });
+        total += losses.iter().sum::<f64>();
+        let used = batch.chunks(chunk).count();
+        let (first, rest) = grads.split_first_mut().expect("at least one thread");
+        for other in &rest[..used - 1] {
+            for (a, b) in first.iter_mut().zip(other) {
+                *a += b;
+            }
+        }
+        let n = batch.len() as f32;
+        for g in first.iter_mut() {
+            *g /= n;
+        }
+        adam.step(&mut net.params, first, lr);
+        net.clip();
+    }
+    (total / order.len() as f64) as f32
+}
+
+/// Runs the training and writes the network.
+pub fn run(config: &TrainConfig) -> Result<(), String> {
+    let start = Instant::now();
+    let Model::Network { hidden } = config.model else {
+        return Err("the network trainer fits networks only".into());
+    };
+    let (train, valid) = load(config, Sample::new)?;
+    let k = config
+        .scale
+        .unwrap_or_else(|| fit_scale(&train, |s| (s.score, s.result)));
+    println!(
+        "{} training and {} validation positions, K = {k:.1} (loaded in {:.1} s)",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let threads = config.threads.max(1);
+    let lk = (config.lambda, k);
+    let pattern = Evaluator::default();
+    println!(
+        "the built-in pattern evaluation: validation loss {:.5}",
+        mean_loss(
+            &valid,
+            lk,
+            threads,
+            || (),
+            |(), p| pattern.evaluate(p) as f32
+        )
+    );
+    let mut net = FloatNetwork::random(hidden, config.seed);
+    let mut adam = Adam::new(net.params.len());
+    let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = config.seed;
+    for e in 1..=config.epochs {
+        shuffle(&mut order, &mut rng);
+        let lr = step_size(config.learning_rate, e, config.epochs);
+        let data = (&train[..], &order[..]);
+        let train_loss = epoch(config, &mut net, &mut adam, &mut grads, data, (k, lr));
+        let valid_loss = mean_loss(
+            &valid,
+            lk,
+            threads,
+            || Scratch::new(hidden),
+            |s, p| hundredths(&net, p, s),
+        );
+        println!(
+            "epoch {e}: training loss {train_loss:.5} validation loss {valid_loss:.5} step {lr:.5} ({:.0} s)",
+            start.elapsed().as_secs_f64()
+        );
+        net.quantise().save(&config.out)?;
+    }
+    let quantised: Network = net.quantise();
+    quantised.check()?;
+    println!(
+        "the integer network: validation loss {:.5}",
+        mean_loss(
+            &valid,
+            lk,
+            threads,
+            || (),
+            |(), p| quantised.evaluate(p) as f32
+        )
+    );
+    quantised.save(&config.out)?;
+    println!("network written to {}", config.out.display());
+    Ok(())
+}

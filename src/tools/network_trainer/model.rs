@@ -1,0 +1,297 @@
+//! The network in floating point, as the trainer fits it: the same layers as
+//! [`crate::eval::network`] with activations clipped to `0..=1` and the output in
+//! men, its gradient by hand, and its quantisation to the integer network.
+
+use crate::eval::network::{
+    Network, ACTIVATION, BIAS_BOUND, DENSE_SCALE, FEATURES, INPUT_BOUND, OUTPUT_SCALE, SECOND,
+};
+
+/// The largest first-layer weight or bias in float, so that it quantises within
+/// the integer network's bound.
+pub const INPUT_LIMIT: f32 = INPUT_BOUND as f32 / ACTIVATION as f32;
+
+/// The parameters, one flat vector (for Adam), laid out as the integer network's
+/// file: input weights, input biases, second-layer weights, their biases, output
+/// weights, output bias.
+pub struct FloatNetwork {
+    pub hidden: usize,
+    pub params: Vec<f32>,
+}
+
+/// Where each layer starts in the flat vector.
+#[derive(Clone, Copy)]
+struct Offsets {
+    input_bias: usize,
+    dense: usize,
+    dense_bias: usize,
+    output: usize,
+    output_bias: usize,
+    end: usize,
+}
+
+impl Offsets {
+    const fn new(h: usize) -> Offsets {
+        let input_bias = FEATURES * h;
+        let dense = input_bias + h;
+        let dense_bias = dense + SECOND * h;
+        let output = dense_bias + SECOND;
+        let output_bias = output + SECOND;
+        Offsets {
+            input_bias,
+            dense,
+            dense_bias,
+            output,
+            output_bias,
+            end: output_bias + 1,
+        }
+    }
+}
+
+/// One thread's activations, kept between the forward and the backward pass.
+pub struct Scratch {
+    first: Vec<f32>,
+    second: [f32; SECOND],
+    /// The first layer's gradient.
+    back: Vec<f32>,
+}
+
+impl Scratch {
+    #[must_use]
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            first: vec![0.0; hidden],
+            second: [0.0; SECOND],
+            back: vec![0.0; hidden],
+        }
+    }
+}
+
+/// A uniform number in [-1, 1) from a generator state.
+fn uniform(state: &mut u64) -> f32 {
+    *state = super::super::fitting::splitmix(*state);
+    (*state >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+}
+
+impl FloatNetwork {
+    /// Parameters in a flat vector of this length.
+    #[must_use]
+    pub const fn size(hidden: usize) -> usize {
+        Offsets::new(hidden).end
+    }
+
+    /// Random weights of a scale that keeps the units of both layers inside their
+    /// clipping range at the start.
+    #[must_use]
+    pub fn random(hidden: usize, seed: u64) -> FloatNetwork {
+        let at = Offsets::new(hidden);
+        let mut state = seed;
+        let mut params = vec![0.0; at.end];
+        // About 25 pieces on the board: sums of spread about 0.5 around 0.5.
+        for w in &mut params[..at.input_bias] {
+            *w = 0.17 * uniform(&mut state);
+        }
+        params[at.input_bias..at.dense].fill(0.5);
+        let spread = 1.7 / (hidden as f32).sqrt();
+        for w in &mut params[at.dense..at.dense_bias] {
+            *w = spread * uniform(&mut state);
+        }
+        params[at.dense_bias..at.output].fill(0.5);
+        for w in &mut params[at.output..at.output_bias] {
+            *w = 0.3 * uniform(&mut state);
+        }
+        FloatNetwork { hidden, params }
+    }
+
+    /// The score of a position with these inputs, in men for the side to move.
+    pub fn forward(&self, features: &[u8], s: &mut Scratch) -> f32 {
+        let h = self.hidden;
+        let at = Offsets::new(h);
+        let p = &self.params;
+        s.first.copy_from_slice(&p[at.input_bias..at.dense]);
+        for &f in features {
+            let row = &p[usize::from(f) * h..(usize::from(f) + 1) * h];
+            for (a, &w) in s.first.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+        for a in &mut s.first {
+            *a = a.clamp(0.0, 1.0);
+        }
+        for (o, out) in s.second.iter_mut().enumerate() {
+            let row = &p[at.dense + o * h..at.dense + (o + 1) * h];
+            let z: f32 = s.first.iter().zip(row).map(|(&a, &w)| a * w).sum();
+            // Unclipped here; backward() needs to know which side of the clip it fell.
+            *out = z + p[at.dense_bias + o];
+        }
+        let mut y = p[at.output_bias];
+        for (o, z) in s.second.iter().enumerate() {
+            y += z.clamp(0.0, 1.0) * p[at.output + o];
+        }
+        y
+    }
+
+    /// Adds the gradient of a loss to `grad`, given `dy` = d(loss)/d(output) and the
+    /// scratch of [`FloatNetwork::forward`] on the same inputs.
+    pub fn backward(&self, features: &[u8], s: &mut Scratch, dy: f32, grad: &mut [f32]) {
+        let h = self.hidden;
+        let at = Offsets::new(h);
+        let p = &self.params;
+        grad[at.output_bias] += dy;
+        s.back.fill(0.0);
+        for (o, &z) in s.second.iter().enumerate() {
+            grad[at.output + o] += dy * z.clamp(0.0, 1.0);
+            if z <= 0.0 || z >= 1.0 {
+                continue;
+            }
+            let dz = dy * p[at.output + o];
+            grad[at.dense_bias + o] += dz;
+            let rows = at.dense + o * h..at.dense + (o + 1) * h;
+            for ((g, &a), (b, &w)) in grad[rows.clone()]
+                .iter_mut()
+                .zip(&s.first)
+                .zip(s.back.iter_mut().zip(&p[rows]))
+            {
+                *g += dz * a;
+                *b += dz * w;
+            }
+        }
+        // Clipped units pass no gradient: their activation sits at 0 or 1.
+        for (b, &a) in s.back.iter_mut().zip(&s.first) {
+            if a <= 0.0 || a >= 1.0 {
+                *b = 0.0;
+            }
+        }
+        for (g, &b) in grad[at.input_bias..at.dense].iter_mut().zip(&s.back) {
+            *g += b;
+        }
+        for &f in features {
+            let row = usize::from(f) * h..(usize::from(f) + 1) * h;
+            for (g, &b) in grad[row].iter_mut().zip(&s.back) {
+                *g += b;
+            }
+        }
+    }
+
+    /// Keeps the first layer within what the integer network can sum.
+    pub fn clip(&mut self) {
+        let at = Offsets::new(self.hidden);
+        for w in &mut self.params[..at.dense] {
+            *w = w.clamp(-INPUT_LIMIT, INPUT_LIMIT);
+        }
+    }
+
+    /// The integer network the engine plays with.
+    #[must_use]
+    pub fn quantise(&self) -> Network {
+        let h = self.hidden;
+        let at = Offsets::new(h);
+        let p = &self.params;
+        let q = |v: f32, scale: i32, bound: i32| {
+            (v * scale as f32)
+                .round()
+                .clamp(-bound as f32, bound as f32) as i32
+        };
+        let short = |v: f32, scale: i32, bound: i32| q(v, scale, bound) as i16;
+        let max = i32::from(i16::MAX);
+        let both = ACTIVATION * DENSE_SCALE;
+        Network {
+            hidden: h,
+            input: p[..at.input_bias]
+                .iter()
+                .map(|&w| short(w, ACTIVATION, INPUT_BOUND))
+                .collect(),
+            input_bias: p[at.input_bias..at.dense]
+                .iter()
+                .map(|&w| short(w, ACTIVATION, INPUT_BOUND))
+                .collect(),
+            dense: p[at.dense..at.dense_bias]
+                .iter()
+                .map(|&w| short(w, DENSE_SCALE, max))
+                .collect(),
+            dense_bias: std::array::from_fn(|o| q(p[at.dense_bias + o], both, BIAS_BOUND)),
+            output: std::array::from_fn(|o| short(p[at.output + o], OUTPUT_SCALE, max)),
+            output_bias: q(p[at.output_bias], ACTIVATION * OUTPUT_SCALE, BIAS_BOUND),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::network::features;
+    use crate::eval::testing::random_positions;
+
+    fn inputs(pos: &crate::board::Position) -> Vec<u8> {
+        let mut out = Vec::new();
+        features(pos, |f| out.push(f as u8));
+        out
+    }
+
+    #[test]
+    fn the_integer_network_plays_what_the_float_one_learned() {
+        let mut net = FloatNetwork::random(64, 17);
+        // Larger output weights than at the start, as after training: scores of
+        // a few men.
+        let at = Offsets::new(64);
+        for w in &mut net.params[at.output..at.output_bias] {
+            *w *= 3.0;
+        }
+        let quantised = net.quantise();
+        quantised.check().unwrap();
+        let mut s = Scratch::new(64);
+        let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
+        let positions = random_positions(21, 20, 160);
+        for p in &positions {
+            let float = 100.0 * net.forward(&inputs(p), &mut s);
+            let int = quantised.evaluate(p) as f32;
+            worst = worst.max((float - int).abs());
+            total += (float - int).abs();
+            spread += float.abs();
+        }
+        let n = positions.len() as f32;
+        assert!(spread / n > 50.0, "the test network says something");
+        assert!(
+            total / n < 2.0 && worst < 8.0,
+            "mean error {} worst {worst} (hundredths), mean score {}",
+            total / n,
+            spread / n
+        );
+    }
+
+    #[test]
+    fn the_gradient_is_the_slope_of_the_output() {
+        let net = FloatNetwork::random(32, 5);
+        let pos = random_positions(3, 1, 30)[25];
+        let features = inputs(&pos);
+        let mut s = Scratch::new(32);
+        let mut grad = vec![0.0; net.params.len()];
+        net.forward(&features, &mut s);
+        net.backward(&features, &mut s, 1.0, &mut grad);
+        let at = Offsets::new(32);
+        let picks = [
+            usize::from(features[0]) * 32 + 3,
+            at.input_bias + 7,
+            at.dense + 5 * 32 + 9,
+            at.dense_bias + 2,
+            at.output + 4,
+            at.output_bias,
+        ];
+        for i in picks {
+            let mut moved = FloatNetwork {
+                hidden: 32,
+                params: net.params.clone(),
+            };
+            let eps = 1e-3;
+            moved.params[i] += eps;
+            let up = moved.forward(&features, &mut s);
+            moved.params[i] -= 2.0 * eps;
+            let down = moved.forward(&features, &mut s);
+            let slope = (up - down) / (2.0 * eps);
+            assert!(
+                (slope - grad[i]).abs() < 1e-2 * (1.0 + slope.abs()),
+                "parameter {i}: slope {slope}, gradient {}",
+                grad[i]
+            );
+        }
+    }
+}
