@@ -31,7 +31,8 @@
 //! println!("{}", game.position().diagram());
 //! ```
 // `unsafe` is refused everywhere but where a benchmark showed it pays and a comment
-// proves it sound (the table's prefetch and its huge-page advice).
+// proves it sound (the table's prefetch and its huge-page advice, and the table
+// builder's huge-page advice).
 #![deny(unsafe_code)]
 
 pub mod bench;

@@ -14,7 +14,9 @@
 //!    value to their predecessors in the unit (un-making quiet moves): a lost
 //!    position makes each predecessor won; a won one lowers each predecessor's count,
 //!    and the predecessor whose count reaches zero is lost (drawn if marked). What is
-//!    undecided when no round decides anything is a draw.
+//!    undecided when no round decides anything is a draw. A round writes its
+//!    updates down by region and then applies them region by region (`rounds`),
+//!    so that they find their cells in the cache.
 //! 3. Check: every position's value is recomputed from its successors' final values
 //!    and must agree; then the values are packed, compressed and written. The
 //!    successors outside the unit count as pass 1 found them (it keeps their best
@@ -27,17 +29,20 @@
 //! a unit is built its work in progress is saved now and then (`checkpoint`), so a
 //! stopped build takes it up where it was.
 
+mod cells;
 mod checkpoint;
+mod rounds;
+mod states;
 
 use super::progress::format_duration;
-use crate::board::bitboard::ALL;
-use crate::board::movegen::{generate, has_capture, look};
-use crate::board::{Move, Position, Side};
+use crate::board::movegen::{generate, has_capture};
+use crate::board::{Move, Position};
 use crate::egdb::file::{self, SliceFile, BLOCK_POSITIONS};
 use crate::egdb::index::{Cursor, Material};
 use crate::egdb::{Tables, Wdl};
 use checkpoint::Progress;
 use rayon::prelude::*;
+use states::{final_value, DRAW, DRAW_MARK, INVALID, LOSS_NEW, MAX_COUNT, WIN_NEW};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -53,31 +58,6 @@ pub struct BuildConfig {
     /// Only the slices that play from this material can reach (itself, fewer
     /// pieces, men crowned), with either side to move; None for all.
     pub only: Option<Material>,
-}
-
-/// The states of a position during the build, one byte. Below [`DECIDED`]: not
-/// decided yet, its count of undecided successors in the low 7 bits and
-/// [`DRAW_MARK`] when a decided successor is a draw.
-const DECIDED: u8 = 0xF0;
-const DRAW_MARK: u8 = 0x80;
-const MAX_COUNT: u8 = 0x6F;
-const WIN_DONE: u8 = 0xF0;
-const LOSS_DONE: u8 = 0xF1;
-/// Decided in a round of this parity, to be passed back in the next.
-const WIN_NEW: [u8; 2] = [0xF2, 0xF4];
-const LOSS_NEW: [u8; 2] = [0xF3, 0xF5];
-const DRAW: u8 = 0xF6;
-/// An index that names no position.
-const INVALID: u8 = 0xF7;
-
-/// The final value a state stands for (None for an invalid index).
-fn final_value(state: u8) -> Option<Wdl> {
-    match state {
-        WIN_DONE | 0xF2 | 0xF4 => Some(Wdl::Win),
-        LOSS_DONE | 0xF3 | 0xF5 => Some(Wdl::Loss),
-        INVALID => None,
-        _ => Some(Wdl::Draw),
-    }
 }
 
 /// Builds every missing slice of up to `config.pieces` pieces; slices already in the
@@ -334,15 +314,11 @@ impl<'a> Unit<'a> {
             materials,
             states: materials
                 .iter()
-                .map(|m| (0..m.size()).map(|_| AtomicU8::new(0)).collect())
+                .map(|m| cells::zeroed(m.size() as usize))
                 .collect(),
             best_outside: materials
                 .iter()
-                .map(|m| {
-                    (0..m.size().div_ceil(4))
-                        .map(|_| AtomicU8::new(0))
-                        .collect()
-                })
+                .map(|m| cells::zeroed(m.size().div_ceil(4) as usize))
                 .collect(),
             tables,
             missing: AtomicBool::new(false),
@@ -440,71 +416,9 @@ impl<'a> Unit<'a> {
         (state, outside)
     }
 
-    /// One round of pass 2: passes the values decided in the last round (of this
-    /// parity) back to their predecessors. Returns how many it passed.
+    /// One round of pass 2: see [`rounds`].
     fn round(&self, parity: usize) -> u64 {
-        let passed = AtomicU64::new(0);
-        for (slot, states) in self.states.iter().enumerate() {
-            let m = self.materials[slot];
-            let before_m = m.swapped();
-            let cells = &self.states[self.slot(before_m)];
-            let before_index = Cursor::new(before_m);
-            let next = 1 - parity;
-            (0..states.len())
-                .into_par_iter()
-                .with_min_len(1 << 14)
-                .for_each_init(
-                    || (Cursor::new(m), Vec::new()),
-                    |(cursor, predecessors), index| {
-                        let state = states[index].load(Relaxed);
-                        let won = state == WIN_NEW[parity];
-                        if !won && state != LOSS_NEW[parity] {
-                            return;
-                        }
-                        states[index].store(if won { WIN_DONE } else { LOSS_DONE }, Relaxed);
-                        passed.fetch_add(1, Relaxed);
-                        let pos = cursor
-                            .position(index as u64)
-                            .expect("decided positions are valid");
-                        predecessors.clear();
-                        for_each_predecessor(&pos.flipped_unkeyed(), |before| {
-                            predecessors.push(before_index.index(&before) as usize);
-                        });
-                        // Plain loads first, which the processor overlaps, to find the
-                        // predecessors still waiting: the atomic updates below then
-                        // find their cells in the cache rather than waiting for memory
-                        // one after another.
-                        predecessors.retain(|&at| {
-                            let c = cells[at].load(Relaxed);
-                            c < DECIDED && (!won || c & !DRAW_MARK != 0)
-                        });
-                        for &at in predecessors.iter() {
-                            let cell = &cells[at];
-                            if won {
-                                // One more successor won for the opponent.
-                                let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
-                                    if c >= DECIDED || c & !DRAW_MARK == 0 {
-                                        None
-                                    } else if c & !DRAW_MARK == 1 {
-                                        Some(if c & DRAW_MARK != 0 {
-                                            DRAW
-                                        } else {
-                                            LOSS_NEW[next]
-                                        })
-                                    } else {
-                                        Some(c - 1)
-                                    }
-                                });
-                            } else {
-                                let _ = cell.fetch_update(Relaxed, Relaxed, |c| {
-                                    (c < DECIDED).then_some(WIN_NEW[next])
-                                });
-                            }
-                        }
-                    },
-                );
-        }
-        passed.into_inner()
+        rounds::round(self.materials, &self.states, parity)
     }
 
     /// Pass 3 over one slice: checks every value against its successors' and
@@ -578,11 +492,21 @@ impl<'a> Unit<'a> {
         inside: &mut Vec<usize>,
     ) -> Wdl {
         inside.clear();
+        // A king's move, seen from the side to move after it, moved a black king.
+        let king_moves = (pos.king_bits() != 0).then(|| after.king_moves(&pos.flipped_unkeyed()));
+        let flip = |bit: u32| 1u64 << (53 - bit);
         for &mv in moves {
             let child = pos.play_unkeyed(mv);
-            if stays(pos, mv, &child) {
-                inside.push(after.index(&child.flipped_unkeyed()) as usize);
+            if !stays(pos, mv, &child) {
+                continue;
             }
+            let at = match &king_moves {
+                Some(k) if pos.king_bits() >> mv.from_bit() & 1 != 0 => {
+                    k.black_king_moved(flip(mv.from_bit()), flip(mv.to_bit()))
+                }
+                _ => after.index(&child.flipped_unkeyed()),
+            };
+            inside.push(at as usize);
         }
         // Their states are loaded one after another without waiting, so the
         // processor fetches them from memory together.
@@ -598,101 +522,10 @@ impl<'a> Unit<'a> {
     }
 }
 
-/// Calls `f` with each position (White to move) from which a quiet White move that
-/// neither captures nor promotes leads to `after` (Black to move), and in which that
-/// move was legal: no capture was pending.
-fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position)) {
-    debug_assert_eq!(after.side_to_move(), Side::Black);
-    let white = after.pieces(Side::White).0;
-    let black = after.pieces(Side::Black).0;
-    let kings = after.king_bits();
-    let empty = after.empty().0;
-    let mut try_from = |from: u64, to: u64| {
-        let moved = |bits: u64| (bits & !to) | from;
-        let kings = if kings & to != 0 { moved(kings) } else { kings };
-        let before = Position::from_bits_unkeyed(moved(white), black, kings, Side::White);
-        if !has_capture(&before) {
-            f(before);
-        }
-    };
-    // A white man steps towards lower numbers: it came from a higher one.
-    for to in crate::board::bitboard::BitIter(white & !kings) {
-        let at = 1u64 << to;
-        for from in [at << 5, at << 6] {
-            if from & ALL & empty != 0 {
-                try_from(from, at);
-            }
-        }
-    }
-    for to in crate::board::bitboard::BitIter(white & kings) {
-        let at = 1u64 << to;
-        for dir in 0..4 {
-            let (mut froms, _) = look(at, dir, empty);
-            while froms != 0 {
-                let from = froms & froms.wrapping_neg();
-                try_from(from, at);
-                froms ^= from;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::movegen::legal_moves;
-
-    #[test]
-    fn predecessors_are_the_positions_whose_moves_lead_here() {
-        for fen in ["B:W28,K46:B5,K23", "B:W33,38,K1:BK44", "B:WK27,K32:B11"] {
-            let after = Position::from_fen(fen).unwrap();
-            let mut found = Vec::new();
-            for_each_predecessor(&after, |p| found.push(p));
-            assert!(!found.is_empty());
-            for before in &found {
-                assert!(legal_moves(before)
-                    .into_iter()
-                    .any(|mv| before.play_unkeyed(mv).to_fen() == after.to_fen()));
-            }
-            // And each quiet non-promoting move into `after` is found: try every
-            // position that differs by one white piece.
-            let mut expected = 0;
-            for from in ALL_SQUARES() {
-                for to in ALL_SQUARES() {
-                    let (w, b, k) = (
-                        after.pieces(Side::White).0,
-                        after.pieces(Side::Black).0,
-                        after.king_bits(),
-                    );
-                    if w & to == 0 || (w | b) & from != 0 {
-                        continue;
-                    }
-                    let nk = if k & to != 0 { (k & !to) | from } else { k };
-                    let nw = (w & !to) | from;
-                    let Ok(before) = Position::new(
-                        crate::board::Bitboard(nw),
-                        crate::board::Bitboard(b),
-                        crate::board::Bitboard(nk),
-                        Side::White,
-                    ) else {
-                        continue;
-                    };
-                    if legal_moves(&before).into_iter().any(|mv| {
-                        let c = before.play(mv);
-                        stays(&before, mv, &c) && c.to_fen() == after.to_fen()
-                    }) {
-                        expected += 1;
-                    }
-                }
-            }
-            assert_eq!(found.len(), expected, "{fen}");
-        }
-    }
-
-    #[allow(non_snake_case)]
-    fn ALL_SQUARES() -> impl Iterator<Item = u64> {
-        crate::board::bitboard::BitIter(ALL).map(|b| 1u64 << b)
-    }
+    use states::LOSS_DONE;
 
     #[test]
     fn the_check_refuses_a_value_that_disagrees_with_the_successors() {

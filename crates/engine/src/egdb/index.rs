@@ -282,6 +282,76 @@ impl Cursor {
     }
 }
 
+/// The indices of the positions one king's move away from a given one, cheaper than
+/// [`Cursor::index`] for each: a king's move leaves the men's ranks alone, and a
+/// black king's also the white kings'. The builder indexes every position's
+/// successors and predecessors, most of them king moves in the slices with kings.
+pub struct KingMoves {
+    radices: [u64; 4],
+    men: u64,
+    white_kings: u64,
+    black_kings: u64,
+    /// The men's part of the index, and the white kings' part with it.
+    men_part: u64,
+    white_kings_part: u64,
+}
+
+impl Cursor {
+    /// The positions a king's move away from `pos`, whatever the side to move (the
+    /// index is that of the position with White to move).
+    #[must_use]
+    #[inline]
+    pub fn king_moves(&self, pos: &Position) -> KingMoves {
+        debug_assert_eq!(Material::of(pos), self.material);
+        let white = dense(pos.pieces(Side::White).0);
+        let black = dense(pos.pieces(Side::Black).0);
+        let kings = dense(pos.king_bits());
+        let (white_men, white_kings) = (white & !kings, white & kings);
+        let men = white_men | (black & !kings);
+        let [_, r1, r2, r3] = self.radices;
+        let men_part = rank(white_men >> 5) * r1 + rank(black & !kings);
+        let white_kings_part = (men_part * r2 + rank(compress(white_kings, men))) * r3;
+        KingMoves {
+            radices: self.radices,
+            men,
+            white_kings,
+            black_kings: black & kings,
+            men_part,
+            white_kings_part,
+        }
+    }
+}
+
+impl KingMoves {
+    /// The index once the black king on `from` has moved to `to` (bits of the padded
+    /// layout).
+    #[must_use]
+    #[inline]
+    pub fn black_king_moved(&self, from: u64, to: u64) -> u64 {
+        let black_kings = (self.black_kings & !dense_bit(from)) | dense_bit(to);
+        self.white_kings_part + rank(compress(black_kings, self.men | self.white_kings))
+    }
+
+    /// The index once the white king on `from` has moved to `to`.
+    #[must_use]
+    #[inline]
+    pub fn white_king_moved(&self, from: u64, to: u64) -> u64 {
+        let white_kings = (self.white_kings & !dense_bit(from)) | dense_bit(to);
+        let [_, _, r2, r3] = self.radices;
+        let wk = rank(compress(white_kings, self.men));
+        let bk = rank(compress(self.black_kings, self.men | white_kings));
+        (self.men_part * r2 + wk) * r3 + bk
+    }
+}
+
+/// [`dense`] for a single square: bit n of the padded layout is square
+/// n - n / 11 + 1 (a ghost bit ends each pair of rows).
+#[inline]
+fn dense_bit(bit: u64) -> u64 {
+    let n = bit.trailing_zeros();
+    1 << (n - n / 11)
+}
+
 /// [`Material::index`] given the material's radices.
 #[inline]
 fn index_with(radices: [u64; 4], pos: &Position) -> u64 {
@@ -469,6 +539,47 @@ mod tests {
                 }
                 assert_eq!(cursor.position(index), m.position(index), "{m} {index}");
                 index += step;
+            }
+        }
+    }
+
+    #[test]
+    fn a_king_move_indexes_as_the_position_it_leads_to() {
+        use kroon_rules::board::movegen::generate;
+        let mut moves = Vec::new();
+        for fen in [
+            "W:W6,28,K50:B1,23,K12",
+            "W:WK46,K1:BK5,K23,K30",
+            "W:W33,K3,K4:B18,K44",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            generate(&pos, &mut moves);
+            for &mv in &moves {
+                let (from, to) = (1u64 << mv.from_bit(), 1u64 << mv.to_bit());
+                if mv.is_capture() || pos.king_bits() & from == 0 {
+                    continue;
+                }
+                let after = pos.play_unkeyed(mv);
+                // The white king moved; seen from White (the move's side).
+                let m = Material::of(&pos);
+                let white_view = Position::from_bits_unkeyed(
+                    after.pieces(Side::White).0,
+                    after.pieces(Side::Black).0,
+                    after.king_bits(),
+                    Side::White,
+                );
+                let cursor = Cursor::new(m);
+                let moved = cursor.king_moves(&pos).white_king_moved(from, to);
+                assert_eq!(moved, m.index(&white_view), "{fen} {mv:?}");
+                // And seen from Black, once flipped: a black king moved.
+                let flipped = after.flipped_unkeyed();
+                let swapped = Cursor::new(m.swapped());
+                let flip = |bit: u64| 1u64 << (53 - bit.trailing_zeros());
+                let before = pos.flipped_unkeyed();
+                let moved = swapped
+                    .king_moves(&before)
+                    .black_king_moved(flip(from), flip(to));
+                assert_eq!(moved, m.swapped().index(&flipped), "{fen} {mv:?}");
             }
         }
     }

@@ -1,0 +1,281 @@
+//! Pass 2 of a unit's build, one round at a time: the positions decided in the last
+//! round pass their values to their predecessors in the unit (un-making quiet
+//! moves). A lost position makes each predecessor won; a won one lowers each
+//! predecessor's count, and the predecessor whose count reaches zero is lost (drawn
+//! if marked).
+//!
+//! The predecessors of positions near each other in a slice are scattered all over
+//! its twin, so updating them as they are found waits on memory at nearly every
+//! update, with a locked instruction each since two threads may meet on a cell.
+//! Instead a round first writes the updates down, sorted into buckets of targets a
+//! few megabytes wide, and then applies them bucket by bucket: each bucket's cells
+//! stay in the cache while its updates land, and one thread owns a bucket, so the
+//! updates need no lock. A round's outcome does not depend on the order of its
+//! updates (a predecessor with a lost successor is won whatever its count says;
+//! its count cannot reach zero in the same round, since that successor was still
+//! counted), so the tables are the same as when they were applied at once.
+
+use super::states::{DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN_NEW};
+use crate::board::bitboard::{BitIter, ALL};
+use crate::board::movegen::look;
+use crate::board::{Position, Side};
+use crate::egdb::index::{Cursor, Material};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// Targets per bucket, as a power of two: 4 MiB of states, which the processor's
+/// last-level cache holds beside the buffers being read.
+const BUCKET_BITS: u32 = 22;
+/// Source positions one task scans.
+const TASK: usize = 1 << 18;
+/// Tasks run side by side before their updates are counted.
+const GROUP: usize = 8;
+/// Updates written down before they are applied (4 bytes each), and tasks whose
+/// buckets are kept: bounds on the memory a round takes beside the states.
+const MAX_UPDATES: usize = 1 << 26;
+const MAX_TASKS: usize = 512;
+
+/// One update, for the cell at `offset` within its bucket: the successor was won
+/// (for the side to move there) or lost.
+#[inline]
+fn update(offset: u64, successor_won: bool) -> u32 {
+    (offset as u32) << 1 | u32::from(successor_won)
+}
+
+/// A task's updates, by bucket, and how many positions it passed back.
+struct Gathered {
+    buckets: Vec<Vec<u32>>,
+    passed: u64,
+}
+
+/// One round over a unit: passes the values decided in the last round (of this
+/// parity) back to their predecessors. Returns how many it passed.
+pub fn round(materials: &[Material], states: &[Vec<AtomicU8>], parity: usize) -> u64 {
+    let mut passed = 0;
+    for (slot, &m) in materials.iter().enumerate() {
+        // A quiet move keeps the material, which the flip swaps.
+        let before = materials
+            .iter()
+            .position(|&x| x == m.swapped())
+            .expect("a unit holds each slice's twin");
+        passed += round_over(m, &states[slot], &states[before], parity);
+    }
+    passed
+}
+
+/// [`round`] for the positions of one slice (`m`), whose predecessors are in
+/// `targets`.
+fn round_over(m: Material, sources: &[AtomicU8], targets: &[AtomicU8], parity: usize) -> u64 {
+    let buckets = targets.len().div_ceil(1 << BUCKET_BITS);
+    let tasks = sources.len().div_ceil(TASK);
+    let (mut passed, mut pending, mut updates) = (0, Vec::new(), 0);
+    for first in (0..tasks).step_by(GROUP) {
+        let group: Vec<Gathered> = (first..(first + GROUP).min(tasks))
+            .into_par_iter()
+            .map(|task| {
+                let range = task * TASK..((task + 1) * TASK).min(sources.len());
+                gather(m, sources, range, parity, buckets)
+            })
+            .collect();
+        for gathered in group {
+            passed += gathered.passed;
+            updates += gathered.buckets.iter().map(Vec::len).sum::<usize>();
+            pending.push(gathered.buckets);
+        }
+        if updates >= MAX_UPDATES || pending.len() >= MAX_TASKS {
+            apply(&pending, targets, 1 - parity);
+            (pending, updates) = (Vec::new(), 0);
+        }
+    }
+    apply(&pending, targets, 1 - parity);
+    passed
+}
+
+/// Marks the positions of `range` decided in the last round as done, and writes
+/// down the update each gives each predecessor.
+fn gather(
+    m: Material,
+    sources: &[AtomicU8],
+    range: Range<usize>,
+    parity: usize,
+    buckets: usize,
+) -> Gathered {
+    let mut out = Gathered {
+        buckets: vec![Vec::new(); buckets],
+        passed: 0,
+    };
+    let mut cursor = Cursor::new(m);
+    let before_index = Cursor::new(m.swapped());
+    let mask = (1u64 << BUCKET_BITS) - 1;
+    for index in range {
+        let state = sources[index].load(Relaxed);
+        let won = state == WIN_NEW[parity];
+        if !won && state != LOSS_NEW[parity] {
+            continue;
+        }
+        sources[index].store(if won { WIN_DONE } else { LOSS_DONE }, Relaxed);
+        out.passed += 1;
+        let pos = cursor
+            .position(index as u64)
+            .expect("decided positions are valid");
+        let after = pos.flipped_unkeyed();
+        let king_moves = before_index.king_moves(&after);
+        for_each_predecessor(&after, |before, king| {
+            let at = match king {
+                Some((at, from)) => king_moves.white_king_moved(at, from),
+                None => before_index.index(&before),
+            };
+            out.buckets[(at >> BUCKET_BITS) as usize].push(update(at & mask, won));
+        });
+    }
+    out
+}
+
+/// Applies the updates written down, each bucket by one thread.
+fn apply(pending: &[Vec<Vec<u32>>], targets: &[AtomicU8], next: usize) {
+    if pending.is_empty() {
+        return;
+    }
+    targets
+        .par_chunks(1 << BUCKET_BITS)
+        .enumerate()
+        .for_each(|(bucket, cells)| {
+            for task in pending {
+                for &u in &task[bucket] {
+                    let cell = &cells[(u >> 1) as usize];
+                    let c = cell.load(Relaxed);
+                    // Decided already (among them the predecessors that had a
+                    // capture pending, decided in pass 1 by their captures).
+                    if c >= DECIDED {
+                        continue;
+                    }
+                    let new = if u & 1 == 0 {
+                        WIN_NEW[next]
+                    } else if c & !DRAW_MARK == 0 {
+                        continue;
+                    } else if c & !DRAW_MARK == 1 {
+                        if c & DRAW_MARK != 0 {
+                            DRAW
+                        } else {
+                            LOSS_NEW[next]
+                        }
+                    } else {
+                        c - 1
+                    };
+                    cell.store(new, Relaxed);
+                }
+            }
+        });
+}
+
+/// Calls `f` with each position (White to move) from which a quiet White move that
+/// neither captures nor promotes leads to `after` (Black to move), and for a king's
+/// move the squares it went to and came from (bits of the padded layout, so that
+/// the caller can index the position by [`crate::egdb::index::KingMoves`]). Some had
+/// a capture pending, which made the move illegal: those were decided in pass 1 by
+/// their captures, so the round skips them by their state rather than testing each
+/// for a capture here.
+pub fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position, Option<(u64, u64)>)) {
+    debug_assert_eq!(after.side_to_move(), Side::Black);
+    let white = after.pieces(Side::White).0;
+    let black = after.pieces(Side::Black).0;
+    let kings = after.king_bits();
+    let empty = after.empty().0;
+    let mut try_from = |from: u64, to: u64| {
+        let moved = |bits: u64| (bits & !to) | from;
+        let king = kings & to != 0;
+        let kings = if king { moved(kings) } else { kings };
+        let before = Position::from_bits_unkeyed(moved(white), black, kings, Side::White);
+        f(before, king.then_some((to, from)));
+    };
+    // A white man steps towards lower numbers: it came from a higher one.
+    for to in BitIter(white & !kings) {
+        let at = 1u64 << to;
+        for from in [at << 5, at << 6] {
+            if from & ALL & empty != 0 {
+                try_from(from, at);
+            }
+        }
+    }
+    for to in BitIter(white & kings) {
+        let at = 1u64 << to;
+        for dir in 0..4 {
+            let (mut froms, _) = look(at, dir, empty);
+            while froms != 0 {
+                let from = froms & froms.wrapping_neg();
+                try_from(from, at);
+                froms ^= from;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::movegen::{has_capture, legal_moves};
+
+    #[allow(non_snake_case)]
+    fn ALL_SQUARES() -> impl Iterator<Item = u64> {
+        BitIter(ALL).map(|b| 1u64 << b)
+    }
+
+    #[test]
+    fn predecessors_are_the_positions_whose_moves_lead_here() {
+        for fen in ["B:W28,K46:B5,K23", "B:W33,38,K1:BK44", "B:WK27,K32:B11"] {
+            let after = Position::from_fen(fen).unwrap();
+            let mut found = Vec::new();
+            for_each_predecessor(&after, |p, king| {
+                assert_eq!(
+                    king.is_some(),
+                    p.king_bits() & p.pieces(Side::White).0
+                        != after.king_bits() & after.pieces(Side::White).0
+                );
+                if !has_capture(&p) {
+                    found.push(p);
+                }
+            });
+            assert!(!found.is_empty());
+            for before in &found {
+                assert!(legal_moves(before)
+                    .into_iter()
+                    .any(|mv| before.play_unkeyed(mv).to_fen() == after.to_fen()));
+            }
+            // And each quiet non-promoting move into `after` is found: try every
+            // position that differs by one white piece.
+            let mut expected = 0;
+            for from in ALL_SQUARES() {
+                for to in ALL_SQUARES() {
+                    let (w, b, k) = (
+                        after.pieces(Side::White).0,
+                        after.pieces(Side::Black).0,
+                        after.king_bits(),
+                    );
+                    if w & to == 0 || (w | b) & from != 0 {
+                        continue;
+                    }
+                    let nk = if k & to != 0 { (k & !to) | from } else { k };
+                    let nw = (w & !to) | from;
+                    let Ok(before) = Position::new(
+                        crate::board::Bitboard(nw),
+                        crate::board::Bitboard(b),
+                        crate::board::Bitboard(nk),
+                        Side::White,
+                    ) else {
+                        continue;
+                    };
+                    if legal_moves(&before).into_iter().any(|mv| {
+                        let c = before.play(mv);
+                        !mv.is_capture()
+                            && c.king_bits().count_ones() == before.king_bits().count_ones()
+                            && c.to_fen() == after.to_fen()
+                    }) {
+                        expected += 1;
+                    }
+                }
+            }
+            assert_eq!(found.len(), expected, "{fen}");
+        }
+    }
+}
