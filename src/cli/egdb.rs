@@ -1,4 +1,4 @@
-//! `kroon egdb build` and `kroon egdb probe`.
+//! `kroon egdb build`, `kroon egdb check` and `kroon egdb probe`.
 
 use super::engine_options::{egdb_dir, thread_pool};
 use clap::Subcommand;
@@ -35,6 +35,20 @@ pub enum EgdbAction {
         #[arg(long)]
         material: Option<String>,
     },
+    /// Check the tables in a folder again, position by position: each stored value
+    /// must be the best its successors' values give. Exits with an error naming the
+    /// slices that disagree.
+    Check {
+        /// The tables' folder (default: the per-user data folder, see README).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Check every slice of up to this many pieces.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+        pieces: u32,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Read positions (FEN or Hub), one a line, on stdin; print each line followed by
     /// `win`, `draw`, `loss` (for the side to move) or `unknown`.
     Probe {
@@ -68,6 +82,21 @@ pub(super) fn run_egdb(args: &EgdbArgs) -> Result<(), String> {
             eprintln!(
                 "{}; {:.1} s",
                 tables.describe(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        EgdbAction::Check {
+            dir,
+            pieces,
+            threads,
+        } => {
+            let dir = egdb_dir(dir.as_deref())?;
+            let start = Instant::now();
+            let checked = thread_pool(*threads)?
+                .install(|| crate::tools::egdb_builder::verify::check(&dir, *pieces, true))?;
+            eprintln!(
+                "egdb check: {checked} positions agree with their successors; {:.1} s",
                 start.elapsed().as_secs_f64()
             );
             Ok(())

@@ -33,6 +33,7 @@ mod cells;
 mod checkpoint;
 mod rounds;
 mod states;
+pub mod verify;
 
 use super::progress::format_duration;
 use crate::board::movegen::{generate, has_capture};
