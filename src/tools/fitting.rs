@@ -116,6 +116,100 @@ pub fn load<S>(
     Ok((train, valid))
 }
 
+/// The mean of `f` over `items`, the items split between `threads` threads; each
+/// thread keeps a state of its own, made by `state` (a model's scratch space).
+/// NaN when there are no items (no validation share).
+pub fn parallel_mean<T: Sync, S>(
+    items: &[T],
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> f64 + Sync,
+) -> f32 {
+    if items.is_empty() {
+        return f32::NAN;
+    }
+    let chunk = items.len().div_ceil(threads.max(1));
+    let (state, f) = (&state, &f);
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut own = state();
+                    part.iter().map(|x| f(&mut own, x)).sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a thread of the mean"))
+            .sum()
+    });
+    (total / items.len() as f64) as f32
+}
+
+/// The gradient of one minibatch, its positions shared among the threads (one
+/// gradient buffer each): `part` fills a thread's buffer, zeroed first, from its
+/// share of `batch` and returns that share's loss. The buffers used are summed into
+/// the first, which is returned, divided by the batch's size, with the batch's
+/// total loss. A short batch (the last of an epoch) may use fewer threads: the
+/// buffers it left alone still hold the last batch's sums and are not added.
+pub fn batch_gradient<'g>(
+    grads: &'g mut [Vec<f32>],
+    batch: &[u32],
+    part: impl Fn(&[u32], &mut [f32]) -> f64 + Sync,
+) -> (&'g mut [f32], f64) {
+    let chunk = batch.len().div_ceil(grads.len()).max(1);
+    let part = &part;
+    let loss: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = grads
+            .iter_mut()
+            .zip(batch.chunks(chunk))
+            .map(|(grad, share)| {
+                scope.spawn(move || {
+                    grad.fill(0.0);
+                    part(share, grad)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a gradient thread"))
+            .sum()
+    });
+    let used = batch.chunks(chunk).count();
+    let (first, rest) = grads.split_first_mut().expect("at least one thread");
+    for other in &rest[..used.saturating_sub(1)] {
+        for (a, b) in first.iter_mut().zip(other) {
+            *a += b;
+        }
+    }
+    let n = batch.len().max(1) as f32;
+    for g in first.iter_mut() {
+        *g /= n;
+    }
+    (first, loss)
+}
+
+/// [`load`], then the logistic scale (the one given, or fitted to the training
+/// samples by [`fit_scale`] with `point`), saying what was read.
+pub fn load_scaled<S>(
+    config: &TrainConfig,
+    make: impl FnMut(&Record) -> S,
+    point: impl Fn(&S) -> (f32, f32),
+) -> Result<(Vec<S>, Vec<S>, f32), String> {
+    let start = std::time::Instant::now();
+    let (train, valid) = load(config, make)?;
+    let k = config.scale.unwrap_or_else(|| fit_scale(&train, point));
+    println!(
+        "{} training and {} validation positions, K = {k:.1} (loaded in {:.1} s)",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok((train, valid, k))
+}
+
 /// The logistic scale under which the search's scores best predict the results;
 /// `point` gives a sample's (score, result).
 #[must_use]

@@ -12,7 +12,8 @@
 pub mod model;
 
 use super::fitting::{
-    cross_entropy, fit_scale, load, shuffle, sigmoid, step_size, target, Adam, Model, TrainConfig,
+    batch_gradient, cross_entropy, load_scaled, shuffle, sigmoid, step_size, target, Adam, Model,
+    TrainConfig,
 };
 use super::training_data::Record;
 use crate::board::Position;
@@ -64,42 +65,17 @@ fn hundredths(net: &FloatNetwork, pos: &Position, s: &mut Scratch) -> f32 {
 
 /// Mean loss of `score` over samples, using every thread; each thread's scoring
 /// keeps a state of its own, made by `state`.
-fn mean_loss<S, F>(
+fn mean_loss<S>(
     samples: &[Sample],
     (lambda, k): (f32, f32),
     threads: usize,
     state: impl Fn() -> S + Sync,
-    score: F,
-) -> f32
-where
-    F: Fn(&mut S, &Position) -> f32 + Sync,
-{
-    if samples.is_empty() {
-        return f32::NAN;
-    }
-    let chunk = samples.len().div_ceil(threads);
-    let (state, score) = (&state, &score);
-    let total: f64 = std::thread::scope(|scope| {
-        let handles: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut own = state();
-                    part.iter()
-                        .map(|s| {
-                            let p = sigmoid(score(&mut own, &s.position) / k);
-                            f64::from(cross_entropy(p, s.target(lambda, k)))
-                        })
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("loss thread"))
-            .sum()
-    });
-    (total / samples.len() as f64) as f32
+    score: impl Fn(&mut S, &Position) -> f32 + Sync,
+) -> f32 {
+    super::fitting::parallel_mean(samples, threads, state, |own, s| {
+        let p = sigmoid(score(own, &s.position) / k);
+        f64::from(cross_entropy(p, s.target(lambda, k)))
+    })
 }
 
 /// The gradient of a part of a batch into `grad`; returns the part's total loss.
@@ -110,7 +86,6 @@ fn part_gradient(
     (lambda, k): (f32, f32),
     grad: &mut [f32],
 ) -> f64 {
-    grad.fill(0.0);
     let mut scratch = Scratch::new(net.hidden);
     let mut buf = [0u8; 40];
     let mut loss = 0.0f64;
@@ -137,35 +112,13 @@ fn epoch(
     (k, lr): (f32, f32),
 ) -> f32 {
     let mut total = 0.0f64;
+    let lk = (config.lambda, k);
     for batch in order.chunks(config.batch) {
-        let chunk = batch.len().div_ceil(grads.len());
         let shared = &*net;
-        let lk = (config.lambda, k);
-        let losses: Vec<f64> = std::thread::scope(|scope| {
-            let handles: Vec<_> = grads
-                .iter_mut()
-                .zip(batch.chunks(chunk))
-                .map(|(grad, part)| {
-                    scope.spawn(move || part_gradient(shared, samples, part, lk, grad))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("gradient thread"))
-                .collect()
+        let (first, loss) = batch_gradient(grads, batch, |part, grad| {
+            part_gradient(shared, samples, part, lk, grad)
         });
-        total += losses.iter().sum::<f64>();
-        let used = batch.chunks(chunk).count();
-        let (first, rest) = grads.split_first_mut().expect("at least one thread");
-        for other in &rest[..used - 1] {
-            for (a, b) in first.iter_mut().zip(other) {
-                *a += b;
-            }
-        }
-        let n = batch.len() as f32;
-        for g in first.iter_mut() {
-            *g /= n;
-        }
+        total += loss;
         adam.step(&mut net.params, first, lr);
         net.clip();
     }
@@ -178,16 +131,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let Model::Network { hidden } = config.model else {
         return Err("the network trainer fits networks only".into());
     };
-    let (train, valid) = load(config, Sample::new)?;
-    let k = config
-        .scale
-        .unwrap_or_else(|| fit_scale(&train, |s| (s.score, s.result)));
-    println!(
-        "{} training and {} validation positions, K = {k:.1} (loaded in {:.1} s)",
-        train.len(),
-        valid.len(),
-        start.elapsed().as_secs_f64()
-    );
+    let (train, valid, k) = load_scaled(config, Sample::new, |s| (s.score, s.result))?;
     let threads = config.threads.max(1);
     let lk = (config.lambda, k);
     let pattern = Evaluator::default();

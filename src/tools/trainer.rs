@@ -14,7 +14,8 @@
 //! same weights for the same number of threads.
 
 use super::fitting::{
-    cross_entropy, fit_scale, load, shuffle, sigmoid, step_size, Adam, Model, TrainConfig,
+    batch_gradient, cross_entropy, load_scaled, shuffle, sigmoid, step_size, Adam, Model,
+    TrainConfig,
 };
 use crate::board::Side;
 use crate::eval::hand::king_ending_divisor;
@@ -163,30 +164,15 @@ fn target(s: &Sample, lambda: f32, k: f32) -> f32 {
 
 /// Mean loss over samples, using every thread.
 fn mean_loss(params: &Params, samples: &[Sample], lambda: f32, k: f32, threads: usize) -> f32 {
-    if samples.is_empty() {
-        return f32::NAN;
-    }
-    let chunk = samples.len().div_ceil(threads);
-    let total: f64 = std::thread::scope(|scope| {
-        let handles: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|s| {
-                            let p = sigmoid(params.score(s).0 / k);
-                            f64::from(cross_entropy(p, target(s, lambda, k)))
-                        })
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("loss thread"))
-            .sum()
-    });
-    (total / samples.len() as f64) as f32
+    super::fitting::parallel_mean(
+        samples,
+        threads,
+        || (),
+        |(), s| {
+            let p = sigmoid(params.score(s).0 / k);
+            f64::from(cross_entropy(p, target(s, lambda, k)))
+        },
+    )
 }
 
 /// One pass over the training samples in a seeded order; returns the mean loss.
@@ -200,48 +186,25 @@ fn epoch(
     (k, lr): (f32, f32),
 ) -> f32 {
     let mut total = 0.0f64;
+    let lambda = config.lambda;
     for batch in order.chunks(config.batch) {
-        let chunk = batch.len().div_ceil(grads.len());
         let shared = &*params;
-        let lambda = config.lambda;
-        let losses: Vec<f64> = std::thread::scope(|scope| {
-            let handles: Vec<_> = grads
-                .iter_mut()
-                .zip(batch.chunks(chunk))
-                .map(|(grad, part)| {
-                    scope.spawn(move || {
-                        grad.fill(0.0);
-                        let mut loss = 0.0f64;
-                        for &i in part {
-                            let s = &samples[i as usize];
-                            let (score, d_raw) = shared.score(s);
-                            let p = sigmoid(score / k);
-                            let t = target(s, lambda, k);
-                            loss += f64::from(cross_entropy(p, t));
-                            Params::add_gradient(s, (p - t) / k, d_raw, grad);
-                        }
-                        loss
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("gradient thread"))
-                .collect()
-        });
-        total += losses.iter().sum::<f64>();
-        let (first, rest) = grads.split_first_mut().expect("at least one thread");
-        for other in rest.iter() {
-            for (a, b) in first.iter_mut().zip(other) {
-                *a += b;
+        let (first, loss) = batch_gradient(grads, batch, |part, grad| {
+            let mut loss = 0.0f64;
+            for &i in part {
+                let s = &samples[i as usize];
+                let (score, d_raw) = shared.score(s);
+                let p = sigmoid(score / k);
+                let t = target(s, lambda, k);
+                loss += f64::from(cross_entropy(p, t));
+                Params::add_gradient(s, (p - t) / k, d_raw, grad);
             }
-        }
-        let n = batch.len() as f32;
+            loss
+        });
+        total += loss;
+        // The L2 penalty on the patterns, after the batch's mean.
         for (g, &p) in first.iter_mut().zip(&params.0).take(PATTERN_PARAMS) {
-            *g = *g / n + config.l2 * p;
-        }
-        for g in first.iter_mut().skip(PATTERN_PARAMS) {
-            *g /= n;
+            *g += config.l2 * p;
         }
         adam.step(&mut params.0, first, lr);
     }
@@ -254,16 +217,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let Model::Patterns { init } = &config.model else {
         return Err("the pattern trainer fits pattern weights only".into());
     };
-    let (train, valid) = load(config, Sample::new)?;
-    let k = config
-        .scale
-        .unwrap_or_else(|| fit_scale(&train, |s| (s.score, s.result)));
-    println!(
-        "{} training and {} validation positions, K = {k:.1} (loaded in {:.1} s)",
-        train.len(),
-        valid.len(),
-        start.elapsed().as_secs_f64()
-    );
+    let (train, valid, k) = load_scaled(config, Sample::new, |s| (s.score, s.result))?;
     let mut params = init
         .as_ref()
         .map_or_else(Params::material, Params::from_weights);
