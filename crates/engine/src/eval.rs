@@ -91,7 +91,7 @@ fn is_network_file(path: &std::path::Path) -> bool {
     let mut magic = [0u8; 8];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| &magic == network::file::MAGIC)
+        .is_ok_and(|()| &magic == network::file::FRAME.tag)
 }
 
 /// The position with the board turned half a turn and the colours swapped (the side

@@ -23,6 +23,7 @@ pub mod checksum;
 pub mod egdb;
 pub mod engine;
 pub mod eval;
+pub mod knowledge_file;
 pub mod openings;
 pub mod random;
 mod search;

@@ -21,11 +21,14 @@
 //! every legal move's successor is in the book too; else the score of the leaf's
 //! own search. Other flag bits are 0.
 
-use crate::checksum::fnv1a;
+use crate::knowledge_file::{u16_at, u32_at, u64_at, Frame};
 use kroon_rules::board::zobrist::Key;
 
-const MAGIC: &[u8; 8] = b"KROONBOK";
-const VERSION: u32 = 1;
+const FRAME: Frame = Frame {
+    tag: b"KROONBOK",
+    version: 1,
+    what: "book",
+};
 const HEADER: usize = 32;
 const ENTRY: usize = 12;
 const EXPANDED: u16 = 1;
@@ -59,9 +62,7 @@ pub struct Entry {
 #[must_use]
 pub fn encode(settings: &BuildSettings, entries: &mut [Entry]) -> Vec<u8> {
     entries.sort_unstable_by_key(|e| e.key);
-    let mut out = Vec::with_capacity(HEADER + entries.len() * ENTRY + 8);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    let mut out = FRAME.start(HEADER + entries.len() * ENTRY + 8);
     out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
     out.extend_from_slice(&settings.leaf_nodes.to_le_bytes());
     for v in [settings.full_plies, settings.margin, settings.ply_cost, 0] {
@@ -72,34 +73,13 @@ pub fn encode(settings: &BuildSettings, entries: &mut [Entry]) -> Vec<u8> {
         out.extend_from_slice(&e.score.to_le_bytes());
         out.extend_from_slice(&u16::from(e.expanded).to_le_bytes());
     }
-    let sum = fnv1a(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
+    Frame::seal(&mut out);
     out
-}
-
-fn u16_at(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
-}
-
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
-}
-
-fn u64_at(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
 /// Checks a book file's bytes: the settings and the entries, or why it is refused.
 pub fn decode(bytes: &[u8]) -> Result<(BuildSettings, Vec<Entry>), String> {
-    if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
-        return Err("not a Kroon book (no KROONBOK tag)".into());
-    }
-    let version = u32_at(bytes, 8);
-    if version != VERSION {
-        return Err(format!(
-            "book format version {version}, this Kroon reads version {VERSION}"
-        ));
-    }
+    FRAME.open(bytes, HEADER + 8)?;
     let count = u32_at(bytes, 12) as usize;
     if bytes.len() != HEADER + count * ENTRY + 8 {
         return Err(format!(
@@ -107,10 +87,7 @@ pub fn decode(bytes: &[u8]) -> Result<(BuildSettings, Vec<Entry>), String> {
             bytes.len()
         ));
     }
-    let (body, sum) = bytes.split_at(bytes.len() - 8);
-    if fnv1a(body) != u64_at(sum, 0) {
-        return Err("checksum mismatch: the book file is corrupt".into());
-    }
+    let body = FRAME.unseal(bytes)?;
     let settings = BuildSettings {
         leaf_nodes: u64_at(bytes, 16),
         full_plies: u16_at(bytes, 24),

@@ -25,11 +25,14 @@
 //! lacks at zero, and so plays exactly as it did.
 
 use super::pattern::{DENSE, PATTERNS, WINDOWS};
-use crate::checksum::fnv1a;
+use crate::knowledge_file::{self, u32_at, Frame};
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"KROONEVL";
-const VERSION: u32 = 1;
+const FRAME: Frame = Frame {
+    tag: b"KROONEVL",
+    version: 1,
+    what: "weights",
+};
 /// Weights are stored in eighths of a hundredth of a man: a pattern worth a fraction
 /// of a hundredth still counts, and the sum of 28 windows stays exact.
 pub const SCALE: i32 = 8;
@@ -63,10 +66,6 @@ impl std::fmt::Debug for Weights {
     }
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
-}
-
 impl Weights {
     /// All zero.
     #[must_use]
@@ -80,10 +79,8 @@ impl Weights {
     /// The file's bytes.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_SIZE);
-        out.extend_from_slice(MAGIC);
+        let mut out = FRAME.start(FILE_SIZE);
         for v in [
-            VERSION,
             WINDOWS as u32,
             PATTERNS as u32,
             DENSE as u32,
@@ -96,22 +93,13 @@ impl Weights {
             out.extend_from_slice(&pair[0].to_le_bytes());
             out.extend_from_slice(&pair[1].to_le_bytes());
         }
-        let sum = fnv1a(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        Frame::seal(&mut out);
         out
     }
 
     /// Reads a file's bytes; the error says what is wrong.
     pub fn decode(bytes: &[u8]) -> Result<Weights, String> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err("not a Kroon weights file (no KROONEVL header)".into());
-        }
-        let version = u32_at(bytes, 8);
-        if version != VERSION {
-            return Err(format!(
-                "weights format version {version}; this Kroon reads version {VERSION}"
-            ));
-        }
+        FRAME.open(bytes, HEADER)?;
         let shape = [u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 24)];
         let expected = [WINDOWS as u32, PATTERNS as u32, SCALE as u32];
         let terms = u32_at(bytes, 20) as usize;
@@ -128,10 +116,7 @@ impl Weights {
                 bytes.len()
             ));
         }
-        let (body, sum) = bytes.split_at(size - 8);
-        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
-            return Err("checksum mismatch: the weights file is corrupt".into());
-        }
+        let body = FRAME.unseal(bytes)?;
         let mut pairs = body[HEADER..].chunks_exact(4).map(|c| {
             [
                 i16::from_le_bytes([c[0], c[1]]),
@@ -151,17 +136,13 @@ impl Weights {
 
     /// Reads a weights file; the error names it.
     pub fn load(path: &Path) -> Result<Weights, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Weights::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        knowledge_file::read(path, Weights::decode)
     }
 
     /// Writes a weights file (through a temporary file, so a reader never sees half
     /// of one).
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.encode())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| format!("{}: {e}", path.display()))
+        knowledge_file::write(path, &self.encode())
     }
 }
 
@@ -188,8 +169,7 @@ mod tests {
         let last = bytes[bytes.len() - 4..].to_vec();
         bytes.truncate(dense_at + (terms - 1) * 4);
         bytes.extend_from_slice(&last);
-        let sum = fnv1a(&bytes);
-        bytes.extend_from_slice(&sum.to_le_bytes());
+        Frame::seal(&mut bytes);
         bytes
     }
 

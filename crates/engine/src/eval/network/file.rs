@@ -19,12 +19,15 @@
 //! What the numbers mean is in [`super`].
 
 use super::{Network, ACTIVATION, DENSE_SCALE, FEATURES, OUTPUT_SCALE, SECOND};
-use crate::checksum::fnv1a;
+use crate::knowledge_file::{self, u32_at, Frame};
 use std::path::Path;
 
-/// The first bytes of a network file.
-pub const MAGIC: &[u8; 8] = b"KROONNET";
-const VERSION: u32 = 1;
+/// The network file's tag, version and name.
+pub const FRAME: Frame = Frame {
+    tag: b"KROONNET",
+    version: 1,
+    what: "network",
+};
 const HEADER: usize = 40;
 
 /// The size of the file of a network with a first layer of `hidden`.
@@ -33,18 +36,12 @@ pub const fn file_size(hidden: usize) -> usize {
     HEADER + 2 * (FEATURES * hidden + hidden + SECOND * hidden + SECOND) + 4 * SECOND + 4 + 8
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
-}
-
 impl Network {
     /// The file's bytes.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.hidden));
-        out.extend_from_slice(MAGIC);
+        let mut out = FRAME.start(file_size(self.hidden));
         let header = [
-            VERSION,
             FEATURES as u32,
             self.hidden as u32,
             SECOND as u32,
@@ -67,22 +64,13 @@ impl Network {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.output_bias.to_le_bytes());
-        let sum = fnv1a(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        Frame::seal(&mut out);
         out
     }
 
     /// Reads a file's bytes; the error says what is wrong.
     pub fn decode(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err("not a Kroon network file (no KROONNET header)".into());
-        }
-        let version = u32_at(bytes, 8);
-        if version != VERSION {
-            return Err(format!(
-                "network format version {version}; this Kroon reads version {VERSION}"
-            ));
-        }
+        FRAME.open(bytes, HEADER)?;
         let shape = [12, 20, 24, 28, 32].map(|at| u32_at(bytes, at));
         let expected = [FEATURES, SECOND].map(|n| n as u32);
         let scales = [ACTIVATION, DENSE_SCALE, OUTPUT_SCALE].map(|n| n as u32);
@@ -100,10 +88,7 @@ impl Network {
                 bytes.len()
             ));
         }
-        let (body, sum) = bytes.split_at(size - 8);
-        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
-            return Err("checksum mismatch: the network file is corrupt".into());
-        }
+        let body = FRAME.unseal(bytes)?;
         let network = read_body(&body[HEADER..], hidden);
         network.check()?;
         Ok(network)
@@ -111,17 +96,13 @@ impl Network {
 
     /// Reads a network file; the error names it.
     pub fn load(path: &Path) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Network::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        knowledge_file::read(path, Network::decode)
     }
 
     /// Writes a network file (through a temporary file, so a reader never sees half
     /// of one).
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.encode())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| format!("{}: {e}", path.display()))
+        knowledge_file::write(path, &self.encode())
     }
 }
 
