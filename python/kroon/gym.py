@@ -57,6 +57,15 @@ def action_mask(board: kroon.Board) -> np.ndarray:
     return np.frombuffer(board.action_mask(), dtype=np.int8).copy()
 
 
+def render(board: kroon.Board, mode: str | None) -> str | None:
+    """The board as text: printed for `"human"`, returned for `"ansi"`."""
+    text = board.diagram()
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 class InternationalDraughtsEnv(gymnasium.Env):
     """International draughts as a single-agent Gymnasium environment.
 
@@ -149,11 +158,7 @@ class InternationalDraughtsEnv(gymnasium.Env):
         return observation(self.board), reward, terminated, False, info
 
     def render(self) -> str | None:
-        text = self.board.diagram()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.board, self.render_mode)
 
     def close(self) -> None:
         self._engine = None

@@ -27,7 +27,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import kroon
-from kroon.gym import action_mask, observation
+from kroon.gym import action_mask, observation, render
 
 SIDES = {"player_0": "white", "player_1": "black"}
 
@@ -115,11 +115,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self.render()
 
     def render(self) -> str | None:
-        text = self.board.diagram()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.board, self.render_mode)
 
     def close(self) -> None:
         pass
