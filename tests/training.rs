@@ -125,7 +125,7 @@ fn shards_split_the_games_and_concatenate() {
     let out = train(
         &[&joined],
         &dir.join("w"),
-        &["--epochs", "1", "--validation", "0"],
+        &["--epochs", "1", "--validation", "0", "--keep-repeats"],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let records = |p: &Path| std::fs::metadata(p).unwrap().len() / 32 - 1;
@@ -139,12 +139,41 @@ fn shards_split_the_games_and_concatenate() {
         text(&out.stdout)
     );
 
+    // A position reached by several games is fitted once: the same games given
+    // twice add no position, and give the positions of one copy.
+    let distinct = |files: &[&Path]| {
+        let out = train(
+            files,
+            &dir.join("w"),
+            &["--epochs", "1", "--validation", "0"],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let n: u64 = stdout
+            .split(" training and")
+            .next()
+            .and_then(|s| s.rsplit(['\n', ' ']).next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{stdout}"));
+        n
+    };
+    let once = distinct(&[&a]);
+    assert!(once > 0 && once <= records(&a));
+    assert_eq!(distinct(&[&a, &a]), once);
+
     // With --validate-newest the held-out share comes from the last file only: here all
     // of it, so the first file is the training set and the second the validation set.
     let out = train(
         &[&a, &b],
         &dir.join("w"),
-        &["--epochs", "1", "--validation", "1", "--validate-newest"],
+        &[
+            "--epochs",
+            "1",
+            "--validation",
+            "1",
+            "--validate-newest",
+            "--keep-repeats",
+        ],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let expected = format!(

@@ -51,6 +51,10 @@ pub struct TrainArgs {
     /// The logistic scale K in sigmoid(score / K) (default: fitted to the data).
     #[arg(long)]
     pub scale: Option<f32>,
+    /// Fit a position as many times as the games reached it (default: once, with
+    /// the mean of their results and scores).
+    #[arg(long)]
+    pub keep_repeats: bool,
 }
 
 pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
@@ -93,6 +97,7 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         scale: args.scale,
+        keep_repeats: args.keep_repeats,
     };
     if network {
         crate::tools::network_trainer::run(&config)

@@ -10,8 +10,12 @@
 //! two hold out the same positions and fit the same `K`, so their validation losses
 //! compare.
 
-use super::training_data::{read_file, Block, Record};
+pub mod examples;
+
+use super::training_data::{read_file, Block};
 use crate::eval::weights::Weights;
+use examples::merge_repeats;
+pub use examples::Example;
 use std::path::PathBuf;
 
 /// Which model a run fits.
@@ -47,6 +51,9 @@ pub struct TrainConfig {
     pub threads: usize,
     /// The logistic scale; fitted to the data when None.
     pub scale: Option<f32>,
+    /// Fit a position as often as the games reached it, rather than once with
+    /// their mean result and score.
+    pub keep_repeats: bool,
 }
 
 #[must_use]
@@ -76,10 +83,12 @@ pub fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Reads the files into (training, validation) samples, each made by `make`.
+/// Reads the files into (training, validation) samples, each made by `make`
+/// from an [`Example`]. Repeated positions are merged ([`examples`]) in each set
+/// unless `keep_repeats` says otherwise.
 pub fn load<S>(
     config: &TrainConfig,
-    mut make: impl FnMut(&Record) -> S,
+    mut make: impl FnMut(&Example) -> S,
 ) -> Result<(Vec<S>, Vec<S>), String> {
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     let share = (config.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
@@ -97,15 +106,28 @@ pub fn load<S>(
         let summary = read_file(path, |block| match block {
             Block::Header(h) => run = h.seed ^ u64::from(h.shard) << 48,
             Block::Record(r) => {
-                let sample = make(r);
+                let example = Example::new(r);
                 if splitmix(run ^ splitmix(u64::from(r.game))) % 1_000_000 < cut {
-                    valid.push(sample);
+                    valid.push(example);
                 } else {
-                    train.push(sample);
+                    train.push(example);
                 }
             }
         })?;
         eprintln!("{}: {} positions", path.display(), summary.records);
+    }
+    let read = (train.len(), valid.len());
+    if config.keep_repeats {
+        eprintln!("repeated positions kept");
+    } else {
+        (train, valid) = (merge_repeats(train), merge_repeats(valid));
+        eprintln!(
+            "distinct positions: {} of {} for training, {} of {} for validation",
+            train.len(),
+            read.0,
+            valid.len(),
+            read.1
+        );
     }
     if train.is_empty() {
         return Err("no training positions in the data".into());
@@ -113,6 +135,8 @@ pub fn load<S>(
     if train.len() > u32::MAX as usize {
         return Err("more than 4 billion positions: train on a part".into());
     }
+    let train = train.iter().map(&mut make).collect();
+    let valid = valid.iter().map(&mut make).collect();
     Ok((train, valid))
 }
 
@@ -195,7 +219,7 @@ pub fn batch_gradient<'g>(
 /// samples by [`fit_scale`] with `point`), saying what was read.
 pub fn load_scaled<S>(
     config: &TrainConfig,
-    make: impl FnMut(&Record) -> S,
+    make: impl FnMut(&Example) -> S,
     point: impl Fn(&S) -> (f32, f32),
 ) -> Result<(Vec<S>, Vec<S>, f32), String> {
     let start = std::time::Instant::now();

@@ -12,10 +12,9 @@
 pub mod model;
 
 use super::fitting::{
-    batch_gradient, cross_entropy, load_scaled, shuffle, sigmoid, step_size, target, Adam, Model,
-    TrainConfig,
+    batch_gradient, cross_entropy, load_scaled, shuffle, sigmoid, step_size, target, Adam, Example,
+    Model, TrainConfig,
 };
-use super::training_data::Record;
 use crate::board::Position;
 use crate::eval::network::{features, Network};
 use crate::eval::Evaluator;
@@ -33,11 +32,11 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(record: &Record) -> Sample {
+    fn new(example: &Example) -> Sample {
         Sample {
-            position: record.position,
-            result: record.outcome.points(),
-            score: f32::from(record.score),
+            position: example.position,
+            result: example.result,
+            score: example.score,
         }
     }
 

@@ -14,7 +14,7 @@
 //! same weights for the same number of threads.
 
 use super::fitting::{
-    batch_gradient, cross_entropy, load_scaled, shuffle, sigmoid, step_size, Adam, Model,
+    batch_gradient, cross_entropy, load_scaled, shuffle, sigmoid, step_size, Adam, Example, Model,
     TrainConfig,
 };
 use crate::board::Side;
@@ -43,8 +43,8 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(record: &super::training_data::Record) -> Sample {
-        let pos = &record.position;
+    fn new(example: &Example) -> Sample {
+        let pos = &example.position;
         let kings = pos.king_bits();
         let d = dense(pos);
         Sample {
@@ -59,8 +59,8 @@ impl Sample {
                 king_ending_divisor(pos, true) as u8,
                 king_ending_divisor(pos, false) as u8,
             ],
-            result: record.outcome.points(),
-            score: f32::from(record.score),
+            result: example.result,
+            score: example.score,
         }
     }
 }
@@ -288,7 +288,7 @@ mod tests {
                 score: 0,
                 game: 0,
             };
-            let model = params.score(&Sample::new(&record)).0;
+            let model = params.score(&Sample::new(&Example::new(&record))).0;
             let play = learned.evaluate(&p) as f32;
             // The engine divides in whole numbers, three times at most.
             assert!(
