@@ -105,7 +105,9 @@ pub fn classify(stored: Wdl, score: Score) -> Verdict {
 #[derive(Clone, Debug)]
 pub struct Checked {
     pub position: Position,
+    /// The tables' value for the side to move.
     pub stored: Wdl,
+    /// The search's score, for the side to move.
     pub score: Score,
     pub verdict: Verdict,
 }
@@ -133,11 +135,16 @@ impl Checked {
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     pub positions: usize,
+    /// Positions with a capture pending: the tables hold no value for them but
+    /// play the captures out into the smaller tables, so these check those.
     pub captures: usize,
+    /// Positions without a capture pending, whose values the N-piece slices store.
     pub quiet: usize,
+    /// The stored values, for the side to move.
     pub wins: usize,
     pub draws: usize,
     pub losses: usize,
+    /// The verdicts.
     pub agree: usize,
     pub not_contradicted: usize,
     pub open: usize,
