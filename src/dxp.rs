@@ -39,6 +39,7 @@ pub fn run(config: &Config) -> Result<(), String> {
     match &config.endpoint {
         Endpoint::Connect(addr) => {
             let stream = connect(addr)?;
+            config.engine.endgame.say_if_missing();
             Session::new(stream, &mut engine, config, &mut score)?.run();
             Ok(())
         }
@@ -51,6 +52,7 @@ pub fn run(config: &Config) -> Result<(), String> {
                 .local_addr()
                 .map_or_else(|_| addr.clone(), |a| a.to_string());
             eprintln!("listening on {addr}");
+            config.engine.endgame.say_if_missing();
             for stream in listener.incoming() {
                 let stream = match stream {
                     Ok(s) => s,

@@ -29,6 +29,7 @@ pub fn run(config: &Config) -> Result<(), String> {
     let server = server::Server::bind(config.port, config.setup.clone())?;
     let url = server.url();
     eprintln!("kroon gui: open {url} in a browser (Ctrl-C ends)");
+    config.setup.kroon.endgame.say_if_missing();
     if config.open_browser {
         open_browser(&url);
     }

@@ -421,7 +421,11 @@ impl Session {
                 }
                 self.out.send(&Reply::Wait);
             }
-            Command::Init => self.out.send(&Reply::Ready),
+            Command::Init => {
+                // After the GUI's params: a `bb-size 0` wants no tables, nor a hint.
+                self.engine.endgame().say_if_missing();
+                self.out.send(&Reply::Ready)
+            }
             Command::SetParam { name, value } => {
                 if let Err(message) = self.set_param(&name, &value) {
                     self.out.send(&Reply::Error(message));

@@ -495,6 +495,7 @@ impl Session {
 /// Plays on these streams until `quit` or the end of input.
 pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static, setup: &EngineSetup) {
     let out = Output::new(output);
+    setup.endgame.say_if_missing();
     let mut session = Session::new(setup, out);
     session.say(&format!(
         "Kroon {}, international draughts. You play White, Kroon plays Black; type help for the commands.",

@@ -2,7 +2,8 @@
 //! or the rules, above them both. The engine only reads what they make.
 //!
 //! - [`book_builder`]: the opening book (`kroon book build`);
-//! - [`egdb_builder`]: the endgame tables (`kroon egdb build`);
+//! - [`egdb_builder`]: the endgame tables (`kroon egdb build`), and
+//!   [`egdb_crosscheck`] checks them against the engine's search;
 //! - [`openings_generator`]: start positions for matches (`kroon openings`);
 //! - [`selfplay`] and [`trainer`]: the learned evaluation's games and its fit, over
 //!   the file format of [`training_data`]; [`network_trainer`] fits the network
@@ -11,6 +12,7 @@
 
 pub mod book_builder;
 pub mod egdb_builder;
+pub mod egdb_crosscheck;
 pub mod fitting;
 pub mod network_trainer;
 pub mod openings_generator;

@@ -493,3 +493,55 @@ fn tables_in_the_data_folder_are_used_unnamed_and_a_test_engine_meets_none() {
     let (_, err) = hub(&[], "hub\nquit\n");
     assert!(!err.contains("endgame tables"), "{err}");
 }
+
+/// What Kroon says once on stderr when it finds no tables.
+const BUILD_HINT: &str = "build them (2-5 pieces";
+
+#[test]
+fn without_tables_each_front_end_says_once_on_stderr_how_to_build_them() {
+    // Hub: after `init` (the GUI's params set), once however often, never on stdout.
+    let (out, err) = hub(&[], "hub\ninit\ninit\nquit\n");
+    assert_eq!(err.matches(BUILD_HINT).count(), 1, "{err}");
+    assert!(
+        err.contains("kroon: no endgame tables in ")
+            && err.contains("with: kroon egdb build --pieces 5"),
+        "{err}"
+    );
+    assert!(!out.contains(BUILD_HINT), "{out}");
+    // Tables turned off, by the flag or by Scan's param before `init`: no hint.
+    let (_, err) = hub(&["--bb-size", "0"], "hub\ninit\nquit\n");
+    assert!(!err.contains(BUILD_HINT), "{err}");
+    let (_, err) = hub(&[], "hub\nset-param name=bb-size value=0\ninit\nquit\n");
+    assert!(!err.contains(BUILD_HINT), "{err}");
+    // Tables given: they are named, and no hint.
+    let tables = three_pieces();
+    let path = tables.path().to_str().unwrap();
+    let (_, err) = hub(&["--bb-path", path], "hub\ninit\nquit\n");
+    assert!(
+        err.contains("endgame tables: 16 slices") && !err.contains(BUILD_HINT),
+        "{err}"
+    );
+    // Text mode: on stderr, the board on stdout.
+    let out = succeeded(kroon().arg("play").stdin(Stdio::null()));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches(BUILD_HINT).count(), 1, "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(BUILD_HINT));
+    let out = succeeded(
+        kroon()
+            .args(["play", "--bb-path", path])
+            .stdin(Stdio::null()),
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(BUILD_HINT));
+    // DXP: after the line naming the address it listens on, which whatever starts
+    // it reads first.
+    let mut dxp = kroon()
+        .args(["dxp", "--listen", "0", "--hash", "8"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn();
+    let lines = common::Lines::read(dxp.stderr.take().unwrap());
+    let first = lines.line(common::PATIENCE);
+    assert!(first.starts_with("listening on "), "{first}");
+    let second = lines.line(common::PATIENCE);
+    assert!(second.contains(BUILD_HINT), "{second}");
+}

@@ -24,6 +24,7 @@ use crate::search::tt::TranspositionTable;
 use kroon_rules::game::Game;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -90,8 +91,9 @@ impl Endgame {
                 let mut tables = Tables::open(path, pieces)?;
                 tables.read_in_background();
                 // Loaded tables are named on stderr; a folder without any only in the
-                // log (`RUST_LOG=info`): front ends that read stderr expect their own
-                // first line there.
+                // log (`RUST_LOG=info`) here: front ends that read stderr expect their
+                // own first line there, so each says so after it (see
+                // [`Endgame::say_if_missing`]).
                 if tables.is_empty() {
                     log::info!("{}", tables.describe());
                 } else {
@@ -120,6 +122,48 @@ impl Endgame {
                 tables: None,
             }
         })
+    }
+}
+
+/// What building the tables a front end misses takes, from the README's measured
+/// figures (2-5 pieces from nothing in 15-16 minutes on 2-core machines).
+const BUILD_HINT: &str = "build them (2-5 pieces, 71 MB, about 15 minutes on two cores) with: \
+                          kroon egdb build --pieces 5";
+
+/// The hint of [`Endgame::say_if_missing`] was given in this process.
+static MISSING_SAID: AtomicBool = AtomicBool::new(false);
+
+impl Endgame {
+    /// One line for a user who has no tables: where they were looked for and which
+    /// command builds them; None when tables were loaded, when they are turned off
+    /// (fewer than 2 pieces), or when the folder holds table files (damaged ones
+    /// were named on stderr already).
+    #[must_use]
+    pub fn missing_hint(&self) -> Option<String> {
+        if self.tables.is_some() || self.pieces < 2 {
+            return None;
+        }
+        let dir = self.dir.as_ref()?;
+        let has_files = std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with("wdl-") && name.ends_with(".egdb")
+            })
+        });
+        (!has_files).then(|| format!("no endgame tables in {}; {BUILD_HINT}", dir.display()))
+    }
+
+    /// Says [`Endgame::missing_hint`] on stderr, once a process however many
+    /// engines or sessions it has: a front end calls this after its own first
+    /// lines on stderr (the address it listens on), and Hub after `init`, when the
+    /// GUI's `bb-size` and `bb-path` are set.
+    pub fn say_if_missing(&self) {
+        if let Some(hint) = self.missing_hint() {
+            if !MISSING_SAID.swap(true, Ordering::Relaxed) {
+                eprintln!("kroon: {hint}");
+            }
+        }
     }
 }
 

@@ -18,6 +18,12 @@ impl Score {
     pub const WIN_BAND: i32 = 30_000 - 1_000;
     /// Outside every real score: the bounds of an open alpha-beta window.
     pub const INFINITE: Score = Score(32_000);
+    /// The least score of a position the endgame tables say is won (plus its
+    /// progress): above every evaluation of a real game (50 men), below
+    /// [`Score::WIN_BAND`]. A search score at least this high (or at most its
+    /// negation) rests on the tables or on a win the search proved, never on the
+    /// evaluation alone.
+    pub const TABLE_WIN: Score = Score(5_000);
 
     /// The side to move wins in `plies` plies (its opponent has no move then).
     #[must_use]

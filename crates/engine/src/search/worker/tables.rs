@@ -10,7 +10,7 @@ use kroon_rules::board::{Position, Side};
 /// [`table_win`]): above every evaluation of a real game (50 men), below every win
 /// the search proves, and below the 90-odd men by which Hub clients (Scan's
 /// convention, see [`Score::men`]) recognise a proven win.
-const TABLE_WIN: i32 = 5_000;
+const TABLE_WIN: i32 = Score::TABLE_WIN.0;
 
 /// The score of a position the tables say the side to move wins. The tables cannot
 /// tell a short win from a long one; the search must still convert it within the
