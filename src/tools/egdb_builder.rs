@@ -6,7 +6,8 @@
 //! or fewer men. A unit is solved in three passes over a byte per position:
 //!
 //! 1. Forward: each position's moves. A capture or promotion is looked up in the
-//!    smaller tables; a successor in the unit is only counted. A position is won if
+//!    smaller tables, unpacked whole for the unit (`smaller`); a successor in the
+//!    unit is only counted, from the position's bits (`quiet`). A position is won if
 //!    one successor is lost for the opponent, lost if it has no move or every
 //!    successor is won for the opponent, else it waits with its count of unknown
 //!    successors (and a mark when one of the known ones is a draw).
@@ -24,6 +25,11 @@
 //!    of the same files, which took half of a 6-piece unit's time, while what the
 //!    check is there to catch, a slip in passing values back, lies in the unit.
 //!
+//! Pass 2 and the check index a king's moves ray by ray ([`KingSlide`]): the other
+//! pieces' share of the index is summed once a king, not once a move.
+//!
+//! [`KingSlide`]: crate::egdb::index::KingSlide
+//!
 //! Units are independent once the smaller ones exist, so a build can be spread over
 //! machines (see the README); a unit's files are written whole or not at all. While
 //! a unit is built its work in progress is saved now and then (`checkpoint`), so a
@@ -31,18 +37,23 @@
 
 mod cells;
 mod checkpoint;
+mod quiet;
 mod rounds;
+mod smaller;
 mod states;
 pub mod verify;
 
-use super::progress::format_duration;
-use crate::board::movegen::{generate, has_capture};
+use super::progress::{cpu_time, format_duration};
+use crate::board::bitboard::BitIter;
+use crate::board::movegen::{generate_captures, has_capture};
 use crate::board::{Move, Position};
 use crate::egdb::file::{self, SliceFile, BLOCK_POSITIONS};
 use crate::egdb::index::{Cursor, Material};
 use crate::egdb::{Tables, Wdl};
 use checkpoint::Progress;
+use quiet::Staying;
 use rayon::prelude::*;
+use smaller::Smaller;
 use states::{final_value, DRAW, DRAW_MARK, INVALID, LOSS_NEW, MAX_COUNT, WIN_NEW};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -94,8 +105,6 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
             slices.into_iter().for_each(|s| tables.insert(s));
             "kept (checksums good)".to_string()
         } else {
-            tables.forget_blocks();
-            file::set_block_budget(block_budget(unit, &tables));
             let (blocks, phases) = solve(unit, &tables, &config.dir)?;
             for (m, blocks) in unit.iter().zip(blocks) {
                 let path = file::write(&config.dir, *m, &blocks)?;
@@ -129,12 +138,9 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
     Ok(tables)
 }
 
-/// The bytes of decompressed blocks to keep while a unit is built: enough for every
-/// slice its moves lead into outside the unit (by a capture, any slice with fewer
-/// pieces; by a crowning, the slices one man crowned, in either colour), so that each
-/// block is decompressed once; at least the budget of play, and at most half the
-/// memory the machine has free beside the unit's own states.
-fn block_budget(unit: &[Material], tables: &Tables) -> usize {
+/// The slices a unit's moves lead into outside the unit: by a capture, any slice
+/// with fewer pieces; by a crowning, the slices one man crowned, in either colour.
+fn reached(unit: &[Material], tables: &Tables) -> Vec<Material> {
     let pieces = unit[0].pieces();
     let crowned = unit.iter().filter(|m| m.white_men > 0).flat_map(|m| {
         let c = Material {
@@ -151,18 +157,7 @@ fn block_budget(unit: &[Material], tables: &Tables) -> usize {
         .collect();
     reached.sort_unstable();
     reached.dedup();
-    let reach: usize = reached.into_iter().map(file::unpacked_bytes).sum();
-    let states: usize = unit.iter().map(|m| m.size() as usize).sum();
-    let room = memory_available().map_or(usize::MAX, |free| free.saturating_sub(states) / 2);
-    reach.min(room).max(file::PLAY_BLOCK_BUDGET)
-}
-
-/// The memory the system says it can give without swapping (Linux), in bytes.
-fn memory_available() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    reached
 }
 
 /// A slice's finished file, if it is there and sound; a damaged one is reported and
@@ -217,7 +212,8 @@ struct Unit<'a> {
     /// move): two bits a position in the tables' own code ([`file::encode`]),
     /// four a byte; read by the check.
     best_outside: Vec<Vec<AtomicU8>>,
-    tables: &'a Tables,
+    /// The slices moves out of the unit lead into, unpacked.
+    smaller: Smaller,
     /// A successor the smaller tables did not have: the build order is broken.
     missing: AtomicBool,
 }
@@ -238,6 +234,7 @@ const MIN_CHECKPOINT_WORK: Duration = Duration::from_secs(60);
 /// taken up again if a checkpoint is there.
 fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved, String), String> {
     let start = Instant::now();
+    let cpu_start = cpu_time();
     let saved_at = checkpoint::path(dir, materials);
     let unit = Unit::new(materials, tables);
     let had_checkpoint = saved_at.exists();
@@ -273,6 +270,7 @@ fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved,
         }
     };
     let forward = start.elapsed();
+    let cpu_forward = cpu_time();
     let mut saved = Instant::now();
     while unit.round(parity) > 0 {
         parity ^= 1;
@@ -283,30 +281,32 @@ fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved,
         }
     }
     let backward = start.elapsed() - forward;
+    let cpu_backward = cpu_time();
     let solved = (0..materials.len())
         .map(|slot| unit.check(slot))
         .collect::<Result<Solved, String>>()?;
     let check = start.elapsed() - forward - backward;
+    let cpu = |from: Duration, to: Duration| format_duration(to.saturating_sub(from));
+    let cpu_check = cpu(cpu_backward, cpu_time());
     let first = match resumed {
         Some(p) => format!(
             "resumed after {} rounds from {}",
             p.rounds,
             saved_at.display()
         ),
-        None => format!("forward {}", format_duration(forward)),
+        None => format!(
+            "forward {} (CPU {})",
+            format_duration(forward),
+            cpu(cpu_start, cpu_forward)
+        ),
     };
     let phases = format!(
-        "{first}, {rounds} rounds back {}, check {}",
+        "{first}, {rounds} rounds back {} (CPU {}), check {} (CPU {cpu_check})",
         format_duration(backward),
-        format_duration(check)
+        cpu(cpu_forward, cpu_backward),
+        format_duration(check),
     );
     Ok((solved, phases))
-}
-
-/// Whether a move of `pos` keeps its successor in the unit: quiet and not promoting.
-#[inline]
-fn stays(pos: &Position, mv: Move, child: &Position) -> bool {
-    !mv.is_capture() && child.king_bits().count_ones() == pos.king_bits().count_ones()
 }
 
 impl<'a> Unit<'a> {
@@ -321,7 +321,7 @@ impl<'a> Unit<'a> {
                 .iter()
                 .map(|m| cells::zeroed(m.size().div_ceil(4) as usize))
                 .collect(),
-            tables,
+            smaller: Smaller::unpack(tables, &reached(materials, tables)),
             missing: AtomicBool::new(false),
         }
     }
@@ -356,8 +356,8 @@ impl<'a> Unit<'a> {
 
     /// The value of a successor (Black to move) outside the unit, for Black.
     #[inline]
-    fn outside(&self, child: &Position) -> Wdl {
-        self.tables.probe(child).unwrap_or_else(|| {
+    fn outside(&self, child: &Position, below: &mut Vec<Vec<Move>>) -> Wdl {
+        self.smaller.probe(child, below, 0).unwrap_or_else(|| {
             self.missing.store(true, Relaxed);
             Wdl::Draw
         })
@@ -373,11 +373,11 @@ impl<'a> Unit<'a> {
             .with_min_len(1024)
             .for_each_init(
                 || (Vec::new(), Cursor::new(m)),
-                |(moves, cursor), index| {
+                |(below, cursor), index| {
                     let state = match cursor.position(index as u64) {
                         None => INVALID,
                         Some(pos) => {
-                            let (state, outside) = self.first_state(&pos, moves);
+                            let (state, outside) = self.first_state(&pos, below);
                             let bits = file::encode(outside) << (2 * (index % 4));
                             if bits != 0 {
                                 best_outside[index / 4].fetch_or(bits, Relaxed);
@@ -391,21 +391,40 @@ impl<'a> Unit<'a> {
     }
 
     /// A position's first state, and the best its moves out of the unit give it.
-    fn first_state(&self, pos: &Position, moves: &mut Vec<Move>) -> (u8, Wdl) {
-        generate(pos, moves);
-        let (mut count, mut draw) = (0u8, false);
-        for &mv in moves.iter() {
-            let child = pos.play_unkeyed(mv);
-            if stays(pos, mv, &child) {
-                count += 1;
-                continue;
+    /// `below` holds lists of moves for the captures played out in the smaller
+    /// slices, its first one this position's captures.
+    fn first_state(&self, pos: &Position, below: &mut Vec<Vec<Move>>) -> (u8, Wdl) {
+        // The best of the moves out of the unit, for the side to move.
+        let mut best = Wdl::Loss;
+        let mut probe = |child: Position, below: &mut Vec<Vec<Move>>| {
+            best = best.max(self.outside(&child, below).negated());
+            best != Wdl::Win
+        };
+        let count = if has_capture(pos) {
+            // Every capture leaves the unit; the probes' own captures start a
+            // level deeper.
+            let mut captures = below.pop().unwrap_or_default();
+            captures.clear();
+            generate_captures(pos, &mut captures);
+            for &mv in &captures {
+                if !probe(pos.play_unkeyed(mv), below) {
+                    break;
+                }
             }
-            match self.outside(&child) {
-                Wdl::Loss => return (WIN_NEW[0], Wdl::Win),
-                Wdl::Draw => draw = true,
-                Wdl::Win => {}
-            }
+            below.push(captures);
+            0
+        } else {
+            // A crowning leaves the unit (few: no need to stop at a win).
+            quiet::for_each_crowning(pos, |mv| {
+                probe(pos.play_unkeyed(mv), below);
+            });
+            quiet::count_staying(pos)
+        };
+        if best == Wdl::Win {
+            return (WIN_NEW[0], Wdl::Win);
         }
+        let draw = best == Wdl::Draw;
+        let count = u8::try_from(count).unwrap_or(u8::MAX);
         assert!(count <= MAX_COUNT, "too many moves to count");
         let outside = if draw { Wdl::Draw } else { Wdl::Loss };
         let state = match (count, draw) {
@@ -435,7 +454,6 @@ impl<'a> Unit<'a> {
                 let start = block * BLOCK_POSITIONS as usize;
                 let end = (start + BLOCK_POSITIONS as usize).min(states.len());
                 let mut values = Vec::with_capacity(end - start);
-                let mut moves = Vec::new();
                 let mut inside = Vec::new();
                 let mut cursor = Cursor::new(m);
                 // A quiet move keeps the material, which the flip swaps.
@@ -457,9 +475,8 @@ impl<'a> Unit<'a> {
                     let recomputed = if capture || outside == Wdl::Win {
                         outside
                     } else {
-                        generate(&pos, &mut moves);
                         let unit = (&after, after_states.as_slice());
-                        outside.max(self.best_inside(&pos, &moves, unit, &mut inside))
+                        outside.max(self.best_inside(&pos, unit, &mut inside))
                     };
                     if recomputed != value && bad.fetch_add(1, Relaxed) == 0 {
                         log::error!("egdb: {} is not {value}", pos.to_fen());
@@ -488,27 +505,24 @@ impl<'a> Unit<'a> {
     fn best_inside(
         &self,
         pos: &Position,
-        moves: &[Move],
         (after, states): (&Cursor, &[AtomicU8]),
         inside: &mut Vec<usize>,
     ) -> Wdl {
         inside.clear();
         // A king's move, seen from the side to move after it, moved a black king.
         let king_moves = (pos.king_bits() != 0).then(|| after.king_moves(&pos.flipped_unkeyed()));
-        let flip = |bit: u32| 1u64 << (53 - bit);
-        for &mv in moves {
-            let child = pos.play_unkeyed(mv);
-            if !stays(pos, mv, &child) {
-                continue;
+        // The flip turns bit n into bit 53 - n.
+        let flip = |bits: u64| bits.reverse_bits() >> 10;
+        quiet::for_each_staying(pos, |step| match (step, &king_moves) {
+            (Staying::King(from, to), Some(k)) => {
+                let slide = k.black_king_from(flip(1 << from));
+                inside.extend(BitIter(flip(to)).map(|to| slide.to(1 << to) as usize));
             }
-            let at = match &king_moves {
-                Some(k) if pos.king_bits() >> mv.from_bit() & 1 != 0 => {
-                    k.black_king_moved(flip(mv.from_bit()), flip(mv.to_bit()))
-                }
-                _ => after.index(&child.flipped_unkeyed()),
-            };
-            inside.push(at as usize);
-        }
+            (Staying::Man(mv), _) => {
+                inside.push(after.index(&pos.play_unkeyed(mv).flipped_unkeyed()) as usize);
+            }
+            (Staying::King(..), None) => unreachable!("a king moved"),
+        });
         // Their states are loaded one after another without waiting, so the
         // processor fetches them from memory together.
         inside

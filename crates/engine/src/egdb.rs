@@ -251,6 +251,12 @@ impl Tables {
         self.count == 0
     }
 
+    /// A slice's file, read now if not yet (None when it is not here or damaged).
+    #[must_use]
+    pub fn slice(&self, m: Material) -> Option<&SliceFile> {
+        self.slices[m.slot()].as_ref()?.file()
+    }
+
     /// Whether a slice is here.
     #[must_use]
     pub fn has(&self, m: Material) -> bool {

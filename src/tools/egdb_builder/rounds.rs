@@ -19,7 +19,7 @@ use super::states::{DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN
 use crate::board::bitboard::{BitIter, ALL};
 use crate::board::movegen::look;
 use crate::board::{Position, Side};
-use crate::egdb::index::{Cursor, Material};
+use crate::egdb::index::{Cursor, KingSlide, Material};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -121,9 +121,19 @@ fn gather(
             .expect("decided positions are valid");
         let after = pos.flipped_unkeyed();
         let king_moves = before_index.king_moves(&after);
+        // The predecessors come king by king: one slide serves a king's all.
+        let mut slide: Option<(u64, KingSlide)> = None;
         for_each_predecessor(&after, |before, king| {
             let at = match king {
-                Some((at, from)) => king_moves.white_king_moved(at, from),
+                Some((at, from)) => match &slide {
+                    Some((on, s)) if *on == at => s.to(from),
+                    _ => {
+                        let s = king_moves.white_king_from(at);
+                        let index = s.to(from);
+                        slide = Some((at, s));
+                        index
+                    }
+                },
                 None => before_index.index(&before),
             };
             out.buckets[(at >> BUCKET_BITS) as usize].push(update(at & mask, won));

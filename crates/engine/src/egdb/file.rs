@@ -309,6 +309,18 @@ impl SliceFile {
             .into_boxed_slice()
     }
 
+    /// All of the slice's values, four a byte as in a block, its blocks
+    /// decompressed one after another (none kept): for the builder, which looks
+    /// up the slices its unit reaches billions of times.
+    #[must_use]
+    pub fn unpack(&self) -> Vec<u8> {
+        let mut packed = Vec::with_capacity(self.material.size().div_ceil(4) as usize);
+        for block in 0..self.blocks.len() {
+            packed.extend_from_slice(&self.decompress(block));
+        }
+        packed
+    }
+
     /// Drops the decompressed blocks kept, giving their room back to the budget.
     pub fn forget_blocks(&mut self) {
         self.forget_blocks_within(&BLOCK_CACHE);

@@ -196,6 +196,8 @@ pub struct Cursor {
     /// The ranks decoded last (men together, white kings), `u64::MAX` for none.
     men_rank: u64,
     white_kings_rank: u64,
+    /// The white kings' squares among the free ones (0 for none decoded).
+    white_kings_free: u64,
     /// The black kings' rank decoded last and their squares among the free ones
     /// (`u64::MAX` for none): the next rank is the next set of as many bits.
     black_kings_rank: u64,
@@ -217,6 +219,7 @@ impl Cursor {
             white_kings_rank: u64::MAX,
             black_kings_rank: u64::MAX,
             black_kings_free: 0,
+            white_kings_free: 0,
             white_men: 0,
             black_men: 0,
             men_valid: false,
@@ -245,6 +248,7 @@ impl Cursor {
         if men != self.men_rank {
             self.men_rank = men;
             self.white_kings_rank = u64::MAX;
+            self.white_kings_free = 0;
             self.white_men = unrank(men / r1, m.white_men.into(), 45) << 5;
             self.black_men = unrank(men % r1, m.black_men.into(), 45);
             self.men_valid = self.white_men & self.black_men == 0;
@@ -254,17 +258,20 @@ impl Cursor {
         }
         let men = self.white_men | self.black_men;
         if wk != self.white_kings_rank {
+            // Without black kings the white kings' rank is the one that counts up.
+            let last = self.white_kings_free;
+            self.white_kings_free = if wk == self.white_kings_rank.wrapping_add(1) && last != 0 {
+                next_set(last)
+            } else {
+                unrank(wk, m.white_kings.into(), 50)
+            };
             self.white_kings_rank = wk;
-            self.white_kings = expand(unrank(wk, m.white_kings.into(), 50), men);
+            self.white_kings = expand(self.white_kings_free, men);
         }
         let white_kings = self.white_kings;
-        // In colex order the sets of k squares follow their numbers as bit sets: the
-        // one after the last comes by a few bit operations (Gosper's), not a search.
         let last = self.black_kings_free;
         self.black_kings_free = if bk == self.black_kings_rank.wrapping_add(1) && last != 0 {
-            let lowest = last & last.wrapping_neg();
-            let carried = last + lowest;
-            carried | ((carried ^ last) >> 2 >> lowest.trailing_zeros())
+            next_set(last)
         } else {
             unrank(bk, m.black_kings.into(), 50)
         };
@@ -280,6 +287,16 @@ impl Cursor {
             Side::White,
         ))
     }
+}
+
+/// The set of as many bits that follows `last` in colex order: in that order the
+/// sets of k squares follow their numbers as bit sets, so the next comes by a few
+/// bit operations (Gosper's), not a search.
+#[inline]
+fn next_set(last: u64) -> u64 {
+    let lowest = last & last.wrapping_neg();
+    let carried = last + lowest;
+    carried | ((carried ^ last) >> 2 >> lowest.trailing_zeros())
 }
 
 /// The indices of the positions one king's move away from a given one, cheaper than
@@ -341,6 +358,103 @@ impl KingMoves {
         let wk = rank(compress(white_kings, self.men));
         let bk = rank(compress(self.black_kings, self.men | white_kings));
         (self.men_part * r2 + wk) * r3 + bk
+    }
+}
+
+/// The indices of the positions where one king of a [`KingMoves`] position has
+/// moved from a given square, to any square: what does not depend on where it
+/// goes is summed once (the builder indexes a king's whole ray this way, several
+/// moves a king, where [`KingMoves::black_king_moved`] ranks all the kings of its
+/// colour again for each).
+pub struct KingSlide {
+    /// The part of the index the move leaves alone, and the moved kings' radix
+    /// place.
+    part: u64,
+    scale: u64,
+    /// The squares the kings are numbered around (dense layout), and the other
+    /// kings of the colour, so numbered.
+    taken: u64,
+    others: u64,
+    /// The others' share of the colex rank when `j` of them lie below the moved
+    /// king: the ones above move up a place in the order.
+    base: [u64; MAX_PIECES as usize + 1],
+    /// For a white king: the squares the black kings are numbered around but for
+    /// the moved king's, the black kings so numbered, and their rank when `j` of
+    /// them lie below the moved king (the ones above move down a square, which
+    /// it now takes). Empty for a black king.
+    black_taken: u64,
+    black: u64,
+    black_base: [u64; MAX_PIECES as usize + 1],
+}
+
+impl KingSlide {
+    fn new(part: u64, scale: u64, (taken, others): (u64, u64), black_taken: u64) -> KingSlide {
+        let mut slide = KingSlide {
+            part,
+            scale,
+            taken,
+            others,
+            base: [0; MAX_PIECES as usize + 1],
+            black_taken,
+            black: 0,
+            black_base: [0; MAX_PIECES as usize + 1],
+        };
+        for j in 0..=others.count_ones() as usize {
+            slide.base[j] = BitIter(others)
+                .enumerate()
+                .map(|(i, t)| binomial(t, i as u32 + 1 + u32::from(i >= j)))
+                .sum();
+        }
+        slide
+    }
+
+    /// With the black kings (dense squares) renumbered after a white king's move.
+    fn with_black(mut self, black_kings: u64) -> KingSlide {
+        self.black = compress(black_kings, self.black_taken);
+        for j in 0..=self.black.count_ones() as usize {
+            self.black_base[j] = BitIter(self.black)
+                .enumerate()
+                // (A king numbered 0 is never above the moved one: that j is unused.)
+                .map(|(i, b)| binomial(b.saturating_sub(u32::from(i >= j)), i as u32 + 1))
+                .sum();
+        }
+        self
+    }
+
+    /// The index once the king has moved to `to` (a bit of the padded layout).
+    #[must_use]
+    #[inline]
+    pub fn to(&self, to: u64) -> u64 {
+        let d = dense_bit(to);
+        let at = d.trailing_zeros() - (self.taken & (d - 1)).count_ones();
+        let below = (self.others & ((1u64 << at) - 1)).count_ones();
+        let rank = self.base[below as usize] + binomial(at, below + 1);
+        let black_at = d.trailing_zeros() - (self.black_taken & (d - 1)).count_ones();
+        let black_below = (self.black & ((1u64 << black_at) - 1)).count_ones();
+        self.part + self.scale * rank + self.black_base[black_below as usize]
+    }
+}
+
+impl KingMoves {
+    /// The black king on `from` (a bit of the padded layout) about to move.
+    #[must_use]
+    #[inline]
+    pub fn black_king_from(&self, from: u64) -> KingSlide {
+        let taken = self.men | self.white_kings;
+        let others = compress(self.black_kings & !dense_bit(from), taken);
+        KingSlide::new(self.white_kings_part, 1, (taken, others), 0)
+    }
+
+    /// The white king on `from` about to move.
+    #[must_use]
+    #[inline]
+    pub fn white_king_from(&self, from: u64) -> KingSlide {
+        let [_, _, r2, r3] = self.radices;
+        let white_kings = self.white_kings & !dense_bit(from);
+        let others = compress(white_kings, self.men);
+        let part = self.men_part * r2 * r3;
+        KingSlide::new(part, r3, (self.men, others), self.men | white_kings)
+            .with_black(self.black_kings)
     }
 }
 
@@ -580,6 +694,41 @@ mod tests {
                     .king_moves(&before)
                     .black_king_moved(flip(from), flip(to));
                 assert_eq!(moved, m.swapped().index(&flipped), "{fen} {mv:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_king_slide_indexes_as_a_king_move() {
+        use kroon_rules::board::movegen::generate;
+        let mut moves = Vec::new();
+        for fen in [
+            "W:W6,28,K50:B1,23,K12",
+            "W:WK46,K1,K20:BK5,K23,K30",
+            "W:W33,K3,K4:B18",
+            "W:WK3,K4,K48,K35,K40:BK44",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let m = Material::of(&pos);
+            let cursor = Cursor::new(m);
+            let k = cursor.king_moves(&pos);
+            generate(&pos, &mut moves);
+            for &mv in &moves {
+                let (from, to) = (1u64 << mv.from_bit(), 1u64 << mv.to_bit());
+                if mv.is_capture() || pos.king_bits() & from == 0 {
+                    continue;
+                }
+                let slide = k.white_king_from(from);
+                assert_eq!(slide.to(to), k.white_king_moved(from, to), "{fen}");
+            }
+            // Black's kings, as if Black moved them.
+            let black = pos.king_bits() & pos.pieces(Side::Black).0;
+            for from in BitIter(black) {
+                let slide = k.black_king_from(1 << from);
+                for to in BitIter(pos.empty().0) {
+                    let (from, to) = (1u64 << from, 1u64 << to);
+                    assert_eq!(slide.to(to), k.black_king_moved(from, to), "{fen}");
+                }
             }
         }
     }
