@@ -474,6 +474,12 @@ impl<'a> Unit<'a> {
                     let capture = has_capture(&pos);
                     let recomputed = if capture || outside == Wdl::Win {
                         outside
+                    } else if value == Wdl::Win
+                        && self.wins_inside(&pos, (&after, after_states), &mut inside)
+                    {
+                        // One successor lost for the opponent proves the win: the
+                        // others cannot raise the best above it.
+                        Wdl::Win
                     } else {
                         let unit = (&after, after_states.as_slice());
                         outside.max(self.best_inside(&pos, unit, &mut inside))
@@ -497,6 +503,42 @@ impl<'a> Unit<'a> {
                 "slice {m}: {n} positions disagree with their successors (see the log)"
             )),
         }
+    }
+
+    /// Whether one of a position's moves within the unit leads to a position lost
+    /// for the opponent, stopping at the first: a won value needs only that one,
+    /// while a drawn or lost one needs every successor (see [`Self::best_inside`]).
+    /// Each step's successors (a king's whole ray) are indexed before their states
+    /// are loaded, so that the processor fetches those together.
+    fn wins_inside(
+        &self,
+        pos: &Position,
+        (after, states): (&Cursor, &[AtomicU8]),
+        inside: &mut Vec<usize>,
+    ) -> bool {
+        let king_moves = (pos.king_bits() != 0).then(|| after.king_moves(&pos.flipped_unkeyed()));
+        let flip = |bits: u64| bits.reverse_bits() >> 10;
+        let mut found = false;
+        quiet::for_each_staying(pos, |step| {
+            if found {
+                return;
+            }
+            inside.clear();
+            match (step, &king_moves) {
+                (Staying::King(from, to), Some(k)) => {
+                    let slide = k.black_king_from(flip(1 << from));
+                    inside.extend(BitIter(flip(to)).map(|to| slide.to(1 << to) as usize));
+                }
+                (Staying::Man(mv), _) => {
+                    inside.push(after.index(&pos.play_unkeyed(mv).flipped_unkeyed()) as usize);
+                }
+                (Staying::King(..), None) => unreachable!("a king moved"),
+            }
+            found = inside
+                .iter()
+                .any(|&at| final_value(states[at].load(Relaxed)) == Some(Wdl::Loss));
+        });
+        found
     }
 
     /// The best a position's moves within the unit give it, from their final

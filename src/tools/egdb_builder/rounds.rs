@@ -19,7 +19,7 @@ use super::states::{DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN
 use crate::board::bitboard::{BitIter, ALL};
 use crate::board::movegen::look;
 use crate::board::{Position, Side};
-use crate::egdb::index::{Cursor, KingSlide, Material};
+use crate::egdb::index::{Cursor, Material};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -120,24 +120,17 @@ fn gather(
             .position(index as u64)
             .expect("decided positions are valid");
         let after = pos.flipped_unkeyed();
-        let king_moves = before_index.king_moves(&after);
-        // The predecessors come king by king: one slide serves a king's all.
-        let mut slide: Option<(u64, KingSlide)> = None;
-        for_each_predecessor(&after, |before, king| {
-            let at = match king {
-                Some((at, from)) => match &slide {
-                    Some((on, s)) if *on == at => s.to(from),
-                    _ => {
-                        let s = king_moves.white_king_from(at);
-                        let index = s.to(from);
-                        slide = Some((at, s));
-                        index
-                    }
-                },
-                None => before_index.index(&before),
-            };
-            out.buckets[(at >> BUCKET_BITS) as usize].push(update(at & mask, won));
-        });
+        let mut push =
+            |at: u64| out.buckets[(at >> BUCKET_BITS) as usize].push(update(at & mask, won));
+        for_each_man_predecessor(&after, |before| push(before_index.index(&before)));
+        if after.pieces(Side::White).0 & after.king_bits() != 0 {
+            // One slide indexes a king's every predecessor.
+            let king_moves = before_index.king_moves(&after);
+            for_each_king_predecessor(&after, |at, froms| {
+                let slide = king_moves.white_king_from(at);
+                BitIter(froms).for_each(|from| push(slide.to(1 << from)));
+            });
+        }
     }
     out
 }
@@ -181,43 +174,68 @@ fn apply(pending: &[Vec<Vec<u32>>], targets: &[AtomicU8], next: usize) {
 
 /// Calls `f` with each position (White to move) from which a quiet White move that
 /// neither captures nor promotes leads to `after` (Black to move), and for a king's
-/// move the squares it went to and came from (bits of the padded layout, so that
-/// the caller can index the position by [`crate::egdb::index::KingMoves`]). Some had
-/// a capture pending, which made the move illegal: those were decided in pass 1 by
-/// their captures, so the round skips them by their state rather than testing each
-/// for a capture here.
-pub fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position, Option<(u64, u64)>)) {
+/// move the squares it went to and came from (bits of the padded layout). The round
+/// takes the same from [`for_each_man_predecessor`] and
+/// [`for_each_king_predecessor`], without making the king moves' positions.
+#[cfg(test)]
+fn for_each_predecessor(after: &Position, mut f: impl FnMut(Position, Option<(u64, u64)>)) {
+    for_each_man_predecessor(after, |before| f(before, None));
+    let (white, black, kings) = (
+        after.pieces(Side::White).0,
+        after.pieces(Side::Black).0,
+        after.king_bits(),
+    );
+    for_each_king_predecessor(after, |to, froms| {
+        for from in BitIter(froms).map(|b| 1u64 << b) {
+            let moved = |bits: u64| (bits & !to) | from;
+            let before =
+                Position::from_bits_unkeyed(moved(white), black, moved(kings), Side::White);
+            f(before, Some((to, from)));
+        }
+    });
+}
+
+/// Calls `f` with each position (White to move) from which a white man's step that
+/// does not crown leads to `after` (Black to move). Some had a capture pending,
+/// which made the move illegal: those were decided in pass 1 by their captures, so
+/// the round skips them by their state rather than testing each for a capture here.
+#[inline]
+fn for_each_man_predecessor(after: &Position, mut f: impl FnMut(Position)) {
     debug_assert_eq!(after.side_to_move(), Side::Black);
     let white = after.pieces(Side::White).0;
     let black = after.pieces(Side::Black).0;
     let kings = after.king_bits();
     let empty = after.empty().0;
-    let mut try_from = |from: u64, to: u64| {
-        let moved = |bits: u64| (bits & !to) | from;
-        let king = kings & to != 0;
-        let kings = if king { moved(kings) } else { kings };
-        let before = Position::from_bits_unkeyed(moved(white), black, kings, Side::White);
-        f(before, king.then_some((to, from)));
-    };
     // A white man steps towards lower numbers: it came from a higher one.
     for to in BitIter(white & !kings) {
         let at = 1u64 << to;
         for from in [at << 5, at << 6] {
             if from & ALL & empty != 0 {
-                try_from(from, at);
+                f(Position::from_bits_unkeyed(
+                    (white & !at) | from,
+                    black,
+                    kings,
+                    Side::White,
+                ));
             }
         }
     }
-    for to in BitIter(white & kings) {
+}
+
+/// Calls `f` with each white king of `after` and the squares it can have come from
+/// by a quiet move (bits of the padded layout, for [`KingSlide`]s), with the same
+/// caveat as [`for_each_man_predecessor`].
+///
+/// [`KingSlide`]: crate::egdb::index::KingSlide
+#[inline]
+fn for_each_king_predecessor(after: &Position, mut f: impl FnMut(u64, u64)) {
+    let empty = after.empty().0;
+    for to in BitIter(after.pieces(Side::White).0 & after.king_bits()) {
         let at = 1u64 << to;
-        for dir in 0..4 {
-            let (mut froms, _) = look(at, dir, empty);
-            while froms != 0 {
-                let from = froms & froms.wrapping_neg();
-                try_from(from, at);
-                froms ^= from;
-            }
-        }
+        f(
+            at,
+            (0..4).fold(0, |froms, dir| froms | look(at, dir, empty).0),
+        );
     }
 }
 

@@ -249,8 +249,9 @@ impl Cursor {
             self.men_rank = men;
             self.white_kings_rank = u64::MAX;
             self.white_kings_free = 0;
-            self.white_men = unrank(men / r1, m.white_men.into(), 45) << 5;
-            self.black_men = unrank(men % r1, m.black_men.into(), 45);
+            self.white_men =
+                unrank_near(men / r1, m.white_men.into(), 45, self.white_men >> 5) << 5;
+            self.black_men = unrank_near(men % r1, m.black_men.into(), 45, self.black_men);
             self.men_valid = self.white_men & self.black_men == 0;
         }
         if !self.men_valid {
@@ -263,7 +264,7 @@ impl Cursor {
             self.white_kings_free = if wk == self.white_kings_rank.wrapping_add(1) && last != 0 {
                 next_set(last)
             } else {
-                unrank(wk, m.white_kings.into(), 50)
+                unrank_near(wk, m.white_kings.into(), 50, last)
             };
             self.white_kings_rank = wk;
             self.white_kings = expand(self.white_kings_free, men);
@@ -273,7 +274,7 @@ impl Cursor {
         self.black_kings_free = if bk == self.black_kings_rank.wrapping_add(1) && last != 0 {
             next_set(last)
         } else {
-            unrank(bk, m.black_kings.into(), 50)
+            unrank_near(bk, m.black_kings.into(), 50, last)
         };
         self.black_kings_rank = bk;
         let black_kings = expand(self.black_kings_free, men | white_kings);
@@ -579,6 +580,43 @@ fn unrank(mut r: u64, k: u32, n: u32) -> u64 {
     bits
 }
 
+/// [`unrank`] given the set decoded last (`last`, 0 for none): the builder visits
+/// the positions decided in a round, sparse but in order, so the highest bits
+/// mostly stay where they were, and each is kept after two look-ups where it is
+/// still the right one, without the search.
+#[inline]
+fn unrank_near(mut r: u64, k: u32, n: u32, mut last: u64) -> u64 {
+    if k <= 1 || last.count_ones() != k {
+        return unrank(r, k, n);
+    }
+    let mut bits = 0;
+    let mut top = n;
+    for i in (1..=k).rev() {
+        let was = 63 - last.leading_zeros();
+        last ^= 1 << was;
+        // `was` is the answer if it is the largest x below `top` with C(x, i) <= r.
+        let x =
+            if was < top && binomial(was, i) <= r && (was + 1 == top || binomial(was + 1, i) > r) {
+                was
+            } else {
+                let (mut low, mut high) = (i - 1, top - 1);
+                while low < high {
+                    let mid = (low + high).div_ceil(2);
+                    if binomial(mid, i) <= r {
+                        low = mid;
+                    } else {
+                        high = mid - 1;
+                    }
+                }
+                low
+            };
+        r -= binomial(x, i);
+        bits |= 1 << x;
+        top = x;
+    }
+    bits
+}
+
 /// `bits` renumbered among the squares not in `taken` (each bit moves down by the
 /// taken squares below it).
 #[inline]
@@ -653,6 +691,29 @@ mod tests {
                 }
                 assert_eq!(cursor.position(index), m.position(index), "{m} {index}");
                 index += step;
+            }
+        }
+    }
+
+    #[test]
+    fn unranking_near_the_last_set_gives_the_fresh_set() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for k in 2..=5 {
+            let size = binomial(50, k);
+            let mut last = 0;
+            for _ in 0..20_000 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Mostly small steps from the last rank, now and then a jump.
+                let r = if seed.is_multiple_of(8) {
+                    seed % size
+                } else {
+                    (rank(last) + seed % 5000) % size
+                };
+                let fresh = unrank(r, k, 50);
+                assert_eq!(unrank_near(r, k, 50, last), fresh, "{r} {k}");
+                last = fresh;
             }
         }
     }
