@@ -48,7 +48,7 @@ use crate::board::bitboard::BitIter;
 use crate::board::movegen::{generate_captures, has_capture};
 use crate::board::{Move, Position};
 use crate::egdb::file::{self, SliceFile, BLOCK_POSITIONS};
-use crate::egdb::index::{Cursor, Material};
+use crate::egdb::index::{Cursor, KingMoves, Material};
 use crate::egdb::{Tables, Wdl};
 use checkpoint::Progress;
 use quiet::Staying;
@@ -517,23 +517,13 @@ impl<'a> Unit<'a> {
         inside: &mut Vec<usize>,
     ) -> bool {
         let king_moves = (pos.king_bits() != 0).then(|| after.king_moves(&pos.flipped_unkeyed()));
-        let flip = |bits: u64| bits.reverse_bits() >> 10;
         let mut found = false;
         quiet::for_each_staying(pos, |step| {
             if found {
                 return;
             }
             inside.clear();
-            match (step, &king_moves) {
-                (Staying::King(from, to), Some(k)) => {
-                    let slide = k.black_king_from(flip(1 << from));
-                    inside.extend(BitIter(flip(to)).map(|to| slide.to(1 << to) as usize));
-                }
-                (Staying::Man(mv), _) => {
-                    inside.push(after.index(&pos.play_unkeyed(mv).flipped_unkeyed()) as usize);
-                }
-                (Staying::King(..), None) => unreachable!("a king moved"),
-            }
+            successors_of(pos, step, (after, king_moves.as_ref()), inside);
             found = inside
                 .iter()
                 .any(|&at| final_value(states[at].load(Relaxed)) == Some(Wdl::Loss));
@@ -551,19 +541,9 @@ impl<'a> Unit<'a> {
         inside: &mut Vec<usize>,
     ) -> Wdl {
         inside.clear();
-        // A king's move, seen from the side to move after it, moved a black king.
         let king_moves = (pos.king_bits() != 0).then(|| after.king_moves(&pos.flipped_unkeyed()));
-        // The flip turns bit n into bit 53 - n.
-        let flip = |bits: u64| bits.reverse_bits() >> 10;
-        quiet::for_each_staying(pos, |step| match (step, &king_moves) {
-            (Staying::King(from, to), Some(k)) => {
-                let slide = k.black_king_from(flip(1 << from));
-                inside.extend(BitIter(flip(to)).map(|to| slide.to(1 << to) as usize));
-            }
-            (Staying::Man(mv), _) => {
-                inside.push(after.index(&pos.play_unkeyed(mv).flipped_unkeyed()) as usize);
-            }
-            (Staying::King(..), None) => unreachable!("a king moved"),
+        quiet::for_each_staying(pos, |step| {
+            successors_of(pos, step, (after, king_moves.as_ref()), inside);
         });
         // Their states are loaded one after another without waiting, so the
         // processor fetches them from memory together.
@@ -576,6 +556,31 @@ impl<'a> Unit<'a> {
             })
             .max()
             .unwrap_or(Wdl::Loss)
+    }
+}
+
+/// Appends the indices, in `after`'s slice, of the successors one step of `pos`
+/// within the unit reaches: a man's step, or a king's whole ray. A king's move,
+/// seen from the side to move after it, moved a black king: `king_moves` indexes
+/// those without re-ranking the men (present when `pos` has kings).
+#[inline]
+fn successors_of(
+    pos: &Position,
+    step: Staying,
+    (after, king_moves): (&Cursor, Option<&KingMoves>),
+    inside: &mut Vec<usize>,
+) {
+    // The flip turns bit n into bit 53 - n.
+    let flip = |bits: u64| bits.reverse_bits() >> 10;
+    match (step, king_moves) {
+        (Staying::King(from, to), Some(k)) => {
+            let slide = k.black_king_from(flip(1 << from));
+            inside.extend(BitIter(flip(to)).map(|to| slide.to(1 << to) as usize));
+        }
+        (Staying::Man(mv), _) => {
+            inside.push(after.index(&pos.play_unkeyed(mv).flipped_unkeyed()) as usize);
+        }
+        (Staying::King(..), None) => unreachable!("a king moved"),
     }
 }
 
