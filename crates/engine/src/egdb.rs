@@ -137,6 +137,37 @@ impl fmt::Debug for Tables {
     }
 }
 
+/// Where a probe starts from a position: a side without pieces has lost; a capture
+/// pending is played out (the tables store no such position); a quiet position is
+/// looked up as White to move. The reader and the builder's own probe of smaller
+/// slices both start so.
+pub enum ProbeStart {
+    /// The game is over: this value for the side to move.
+    Over(Wdl),
+    /// The side to move must capture.
+    Captures,
+    /// The position, turned so that White is to move.
+    Quiet(Position),
+}
+
+impl ProbeStart {
+    #[must_use]
+    pub fn of(pos: &Position) -> ProbeStart {
+        let side = pos.side_to_move();
+        if pos.pieces(side).is_empty() {
+            ProbeStart::Over(Wdl::Loss)
+        } else if pos.pieces(side.opponent()).is_empty() {
+            ProbeStart::Over(Wdl::Win)
+        } else if has_capture(pos) {
+            ProbeStart::Captures
+        } else if side == Side::White {
+            ProbeStart::Quiet(*pos)
+        } else {
+            ProbeStart::Quiet(pos.flipped_unkeyed())
+        }
+    }
+}
+
 impl Tables {
     /// No slices yet (the builder adds them one by one).
     #[must_use]
@@ -304,19 +335,10 @@ impl Tables {
     /// positions), also from a position with more pieces than the tables hold.
     #[must_use]
     pub fn probe(&self, pos: &Position) -> Option<Wdl> {
-        let side = pos.side_to_move();
-        if pos.pieces(side).is_empty() {
-            return Some(Wdl::Loss);
-        }
-        if pos.pieces(side.opponent()).is_empty() {
-            return Some(Wdl::Win);
-        }
-        if has_capture(pos) {
-            return self.probe_captures(pos);
-        }
-        let pos = match side {
-            Side::White => *pos,
-            Side::Black => pos.flipped_unkeyed(),
+        let pos = match ProbeStart::of(pos) {
+            ProbeStart::Over(value) => return Some(value),
+            ProbeStart::Captures => return self.probe_captures(pos),
+            ProbeStart::Quiet(white_to_move) => white_to_move,
         };
         let m = Material::of(&pos);
         if m.pieces() > index::MAX_PIECES {

@@ -8,11 +8,11 @@
 //! bits a position (all of 2-5 pieces take 400 MB), and a capture pending is played
 //! out with a list of moves per depth kept from probe to probe.
 
-use crate::board::movegen::{generate_captures, has_capture};
-use crate::board::{Move, Position, Side};
+use crate::board::movegen::generate_captures;
+use crate::board::{Move, Position};
 use crate::egdb::file;
 use crate::egdb::index::Material;
-use crate::egdb::{Tables, Wdl};
+use crate::egdb::{ProbeStart, Tables, Wdl};
 
 /// The packed values of the slices a unit reaches, by [`Material::slot`].
 pub struct Smaller {
@@ -35,19 +35,10 @@ impl Smaller {
     /// (a capture pending played out), or None when a slice is missing. `moves`
     /// holds a list of moves for each depth of captures.
     pub fn probe(&self, pos: &Position, moves: &mut Vec<Vec<Move>>, depth: usize) -> Option<Wdl> {
-        let side = pos.side_to_move();
-        if pos.pieces(side).is_empty() {
-            return Some(Wdl::Loss);
-        }
-        if pos.pieces(side.opponent()).is_empty() {
-            return Some(Wdl::Win);
-        }
-        if has_capture(pos) {
-            return self.probe_captures(pos, moves, depth);
-        }
-        let pos = match side {
-            Side::White => *pos,
-            Side::Black => pos.flipped_unkeyed(),
+        let pos = match ProbeStart::of(pos) {
+            ProbeStart::Over(value) => return Some(value),
+            ProbeStart::Captures => return self.probe_captures(pos, moves, depth),
+            ProbeStart::Quiet(white_to_move) => white_to_move,
         };
         let m = Material::of(&pos);
         let packed = self.slices.get(m.slot())?.as_ref()?;
