@@ -389,6 +389,7 @@ pub struct KingSlide {
 }
 
 impl KingSlide {
+    #[inline]
     fn new(part: u64, scale: u64, (taken, others): (u64, u64), black_taken: u64) -> KingSlide {
         let mut slide = KingSlide {
             part,
@@ -400,25 +401,24 @@ impl KingSlide {
             black: 0,
             black_base: [0; MAX_PIECES as usize + 1],
         };
-        for j in 0..=others.count_ones() as usize {
-            slide.base[j] = BitIter(others)
-                .enumerate()
-                .map(|(i, t)| binomial(t, i as u32 + 1 + u32::from(i >= j)))
-                .sum();
-        }
+        // base[j]: the others below the moved king keep their place in the order
+        // (C(t, i + 1)), those above move up one (C(t, i + 2)); a prefix and a
+        // suffix sum give every j from one pass over the others.
+        shares(others, &mut slide.base, |t, i| {
+            (binomial(t, i + 1), binomial(t, i + 2))
+        });
         slide
     }
 
     /// With the black kings (dense squares) renumbered after a white king's move.
+    #[inline]
     fn with_black(mut self, black_kings: u64) -> KingSlide {
         self.black = compress(black_kings, self.black_taken);
-        for j in 0..=self.black.count_ones() as usize {
-            self.black_base[j] = BitIter(self.black)
-                .enumerate()
-                // (A king numbered 0 is never above the moved one: that j is unused.)
-                .map(|(i, b)| binomial(b.saturating_sub(u32::from(i >= j)), i as u32 + 1))
-                .sum();
-        }
+        // (A king numbered 0 is never above the moved one: the j where it would
+        // be is unused.)
+        shares(self.black, &mut self.black_base, |b, i| {
+            (binomial(b, i + 1), binomial(b.saturating_sub(1), i + 1))
+        });
         self
     }
 
@@ -456,6 +456,36 @@ impl KingMoves {
         let part = self.men_part * r2 * r3;
         KingSlide::new(part, r3, (self.men, others), self.men | white_kings)
             .with_black(self.black_kings)
+    }
+}
+
+/// `out[j]` for each `j` up to the number of bits of `set`: the sum over its i-th
+/// bit `b` of `share(b, i).0` when `i < j` (below the moved king) and `.1` when
+/// `i >= j` (above it), from one prefix and one suffix sum (rather than a sum for
+/// each `j`, a few hundred table reads a king in a round).
+#[inline]
+fn shares(
+    set: u64,
+    out: &mut [u64; MAX_PIECES as usize + 1],
+    share: impl Fn(u32, u32) -> (u64, u64),
+) {
+    let n = set.count_ones() as usize;
+    let mut parts = [(0u64, 0u64); MAX_PIECES as usize];
+    for (i, b) in BitIter(set).enumerate() {
+        parts[i] = share(b, i as u32);
+    }
+    let mut above = 0;
+    out[n] = 0;
+    for i in (0..n).rev() {
+        above += parts[i].1;
+        out[i] = above;
+    }
+    let mut below = 0;
+    for j in 0..=n {
+        out[j] += below;
+        if j < n {
+            below += parts[j].0;
+        }
     }
 }
 
@@ -755,6 +785,36 @@ mod tests {
                     .king_moves(&before)
                     .black_king_moved(flip(from), flip(to));
                 assert_eq!(moved, m.swapped().index(&flipped), "{fen} {mv:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn shares_sum_as_for_each_place_of_the_moved_king() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Up to 7 other kings among 50 squares.
+            let set = BitIter(seed & ((1 << 50) - 1)).take((seed >> 60) as usize % 8);
+            let set = set.fold(0u64, |s, b| s | 1 << b);
+            let share = |b: u32, i: u32| (binomial(b, i + 1), binomial(b, i + 2) + 7);
+            let mut out = [0; MAX_PIECES as usize + 1];
+            shares(set, &mut out, share);
+            for (j, &summed) in out.iter().enumerate().take(set.count_ones() as usize + 1) {
+                let direct: u64 = BitIter(set)
+                    .enumerate()
+                    .map(|(i, b)| {
+                        let (below, above) = share(b, i as u32);
+                        if i < j {
+                            below
+                        } else {
+                            above
+                        }
+                    })
+                    .sum();
+                assert_eq!(summed, direct, "{set:b} {j}");
             }
         }
     }
