@@ -485,3 +485,22 @@ fn a_stopped_iteration_plays_the_move_it_already_proved_better() {
         "only {played_unfinished} stopped searches played the newly proved move"
     );
 }
+
+#[test]
+fn a_network_keeps_its_first_layer_right_with_threads_sharing_the_nodes() {
+    // The tests' builds assert at every evaluation that the first layer kept along
+    // the path scores as the full refresh does; a thread that helps at a split
+    // point starts its path there, in the middle of another thread's.
+    use kroon::eval::{network::testing::busy_network, Evaluator};
+    let mut engine = Engine::new(EngineOptions {
+        threads: 2,
+        hash_mb: 16,
+    });
+    engine.set_evaluator(Evaluator::Network(Arc::new(busy_network(13, 64))));
+    for fen in &kroon::bench::POSITIONS[..6] {
+        let game = Game::from_fen(fen).unwrap();
+        engine.new_game();
+        let result = engine.search_blocking(&game, TimeControl::Depth(10));
+        assert!(game.legal_moves().contains(&result.best_move.unwrap()));
+    }
+}

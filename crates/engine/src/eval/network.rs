@@ -20,10 +20,14 @@
 //! 3. One dot product with `i16` weights (times [`OUTPUT_SCALE`]) plus a bias: the
 //!    score in men times `ACTIVATION * OUTPUT_SCALE`, turned into hundredths.
 //!
-//! The accumulator is rebuilt from the pieces at every evaluation (a full refresh):
-//! see `docs/learning.md` for the measurement that decided it. The bounds that
-//! [`Network::check`] enforces make every sum fit its integer type.
+//! [`Network::evaluate`] sums the first layer afresh from the pieces (a full
+//! refresh), for a position met alone. The search keeps the sums along its path
+//! instead ([`accumulator`]), for both sides' views, and updates them by the few
+//! rows a move changes: the refresh cost most of the node (see `docs/learning.md`
+//! for both measurements). The bounds that [`Network::check`] enforces make every
+//! sum fit its integer type, so both ways give the same sums, and the same score.
 
+pub mod accumulator;
 pub mod file;
 
 use kroon_rules::board::{Position, Side};
@@ -82,21 +86,59 @@ impl std::fmt::Debug for Network {
     }
 }
 
+/// The pieces of a position by colour and kind: all that the inputs of either
+/// side's view depend on, and what the accumulators along a line of play compare
+/// (a [`Position`] also holds a key, which a successor played without one lacks).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Pieces {
+    pub white: u64,
+    pub black: u64,
+    pub kings: u64,
+}
+
+impl Pieces {
+    /// The pieces of `pos`.
+    #[must_use]
+    #[inline]
+    pub fn of(pos: &Position) -> Pieces {
+        Pieces {
+            white: pos.side_bits(Side::White),
+            black: pos.side_bits(Side::Black),
+            kings: pos.king_bits(),
+        }
+    }
+
+    /// The pieces of each kind of input (own men, own kings, their men, their
+    /// kings) as `view` sees them, in the padded layout turned half a turn (square
+    /// n to 51 - n) when `view` is Black.
+    #[must_use]
+    #[inline]
+    pub fn kinds(self, view: Side) -> [u64; 4] {
+        let (own, theirs, kings) = match view {
+            Side::White => (self.white, self.black, self.kings),
+            Side::Black => (turn(self.black), turn(self.white), turn(self.kings)),
+        };
+        [own & !kings, own & kings, theirs & !kings, theirs & kings]
+    }
+}
+
+/// The padded layout turned half a turn: square n to 51 - n.
+#[inline]
+fn turn(bits: u64) -> u64 {
+    bits.reverse_bits() >> 10
+}
+
 /// Calls `each` with the input of every piece on the board, seen from the side to
 /// move (see the module's documentation).
 #[inline]
-pub fn features(pos: &Position, mut each: impl FnMut(usize)) {
-    let side = pos.side_to_move();
-    // The padded layout turned half a turn: square n to 51 - n.
-    let view = |bits: u64| match side {
-        Side::White => bits,
-        Side::Black => bits.reverse_bits() >> 10,
-    };
-    let kings = pos.king_bits();
-    let own = view(pos.side_bits(side));
-    let theirs = view(pos.side_bits(side.opponent()));
-    let kings = view(kings);
-    let kinds = [own & !kings, own & kings, theirs & !kings, theirs & kings];
+pub fn features(pos: &Position, each: impl FnMut(usize)) {
+    inputs(Pieces::of(pos).kinds(pos.side_to_move()), each);
+}
+
+/// Calls `each` with the input of every piece of `kinds` (as [`Pieces::kinds`]
+/// gives them).
+#[inline(always)]
+pub fn inputs(kinds: [u64; 4], mut each: impl FnMut(usize)) {
     for (kind, mut bits) in kinds.into_iter().enumerate() {
         while bits != 0 {
             let bit = bits.trailing_zeros() as usize;
@@ -137,33 +179,46 @@ impl Network {
     }
 
     /// The score of a quiet position from the side to move's view, in hundredths
-    /// of a man.
+    /// of a man, its first layer summed afresh (a full refresh).
     #[must_use]
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let h = self.hidden;
         let mut sums = [0i16; MAX_HIDDEN];
-        let sums = &mut sums[..h];
+        let sums = &mut sums[..self.hidden];
+        self.refresh(Pieces::of(pos), pos.side_to_move(), sums);
+        self.output(sums)
+    }
+
+    /// Sets `sums` (the first layer's width) to the first layer's sums of `pieces`
+    /// seen by `view`: the bias plus the rows of every piece.
+    #[inline]
+    pub fn refresh(&self, pieces: Pieces, view: Side, sums: &mut [i16]) {
         sums.copy_from_slice(&self.input_bias);
-        features(pos, |f| {
-            let row = &self.input[f * h..(f + 1) * h];
-            for (s, w) in sums.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
-                let (s, w) = (lanes_mut(s), lanes(w));
-                for j in 0..LANES {
-                    // Wrapping is the plain add the vector units do; check() bounds
-                    // the weights so that it never wraps.
-                    s[j] = s[j].wrapping_add(w[j]);
-                }
-            }
-        });
-        for s in sums.iter_mut() {
-            *s = (*s).clamp(0, ACTIVATION as i16);
+        inputs(pieces.kinds(view), |f| add_row(sums, self.row(f)));
+    }
+
+    /// Input `f`'s weights: what its piece adds to the first layer's sums.
+    #[inline]
+    pub fn row(&self, f: usize) -> &[i16] {
+        &self.input[f * self.hidden..(f + 1) * self.hidden]
+    }
+
+    /// The score, in hundredths of a man, of the position whose first layer's sums
+    /// seen by the side to move are `sums`: the layers after the first.
+    #[must_use]
+    #[inline]
+    pub fn output(&self, sums: &[i16]) -> i32 {
+        let h = self.hidden;
+        let mut clipped = [0i16; MAX_HIDDEN];
+        let clipped = &mut clipped[..h];
+        for (c, &s) in clipped.iter_mut().zip(sums) {
+            *c = s.clamp(0, ACTIVATION as i16);
         }
         let mut second = [0i32; SECOND];
         for (o, out) in second.iter_mut().enumerate() {
             let weights = &self.dense[o * h..(o + 1) * h];
             // Rounded to the nearest: a plain shift would lower every unit by half a step.
-            let z = dot(sums, weights) + self.dense_bias[o] + (DENSE_SCALE >> 1);
+            let z = dot(clipped, weights) + self.dense_bias[o] + (DENSE_SCALE >> 1);
             *out = (z >> DENSE_SHIFT).clamp(0, ACTIVATION);
         }
         let out: i32 = second
@@ -174,6 +229,19 @@ impl Network {
             + self.output_bias;
         let hundredths = i64::from(out) * 100 / i64::from(ACTIVATION * OUTPUT_SCALE);
         hundredths.clamp(-i64::from(SCORE_BOUND), i64::from(SCORE_BOUND)) as i32
+    }
+}
+
+/// Adds a row of input weights to the first layer's sums.
+#[inline]
+fn add_row(sums: &mut [i16], row: &[i16]) {
+    for (s, w) in sums.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
+        let (s, w) = (lanes_mut(s), lanes(w));
+        for j in 0..LANES {
+            // Wrapping is the plain add the vector units do; check() bounds the
+            // weights so that it never wraps.
+            s[j] = s[j].wrapping_add(w[j]);
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use super::score::Score;
 use super::split_point::{SplitPoint, SplitPool};
 use super::tt::{Bound, TranspositionTable};
 use crate::egdb::Tables;
+use crate::eval::network::accumulator::Accumulators;
 use crate::eval::Evaluator;
 use kroon_rules::board::draw::{is_repeated, DrawClock};
 use kroon_rules::board::movegen::{generate, has_capture};
@@ -74,6 +75,9 @@ pub struct Worker<'a> {
     control: &'a Control,
     /// The evaluation of this search (shared by its threads).
     eval: &'a Evaluator,
+    /// A network's first layer along the path from the root, when the evaluation
+    /// is a network: see [`Worker::evaluate`].
+    accumulators: Option<Accumulators>,
     /// Keys of the game before the root and of the path from the root; the current
     /// node's key is last.
     keys: Vec<Key>,
@@ -129,6 +133,10 @@ impl<'a> Worker<'a> {
                 .then(|| TranspositionTable::in_cache(NEAR_LEAF_MB)),
             control,
             eval,
+            accumulators: match eval {
+                Evaluator::Network(net) => Some(Accumulators::new(Arc::clone(net), MAX_PLY + 2)),
+                _ => None,
+            },
             keys,
             frames,
             histories: Histories::new(),
@@ -167,6 +175,34 @@ impl<'a> Worker<'a> {
     /// Searches only these moves at the root (all when None).
     pub fn restrict_root(&mut self, moves: Option<Vec<Move>>) {
         self.root_moves = moves;
+    }
+
+    /// The static score of `pos`, which stands at `ply` (see [`Evaluator::evaluate`]).
+    /// A network's first layer is kept along the path, so that an evaluation
+    /// costs the rows that the moves since the last one changed, not those of
+    /// every piece: see `docs/learning.md` for what it gained.
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &mut self.accumulators {
+            Some(stack) => stack.evaluate(pos, ply),
+            None => self.eval.evaluate(pos),
+        }
+    }
+
+    /// The search moves to `pos` at `ply` (for the network's first layer).
+    #[inline(always)]
+    fn enter(&mut self, ply: usize, pos: &Position) {
+        if let Some(stack) = &mut self.accumulators {
+            stack.push(ply, pos);
+        }
+    }
+
+    /// The search starts from `pos` at `ply`, whatever the position above it (for
+    /// the network's first layer).
+    fn start_at(&mut self, ply: usize, pos: &Position) {
+        if let Some(stack) = &mut self.accumulators {
+            stack.start(ply, pos);
+        }
     }
 
     /// The table that keeps the results of nodes of this depth.
@@ -232,6 +268,7 @@ impl<'a> Worker<'a> {
             }
             _ => (-Score::INFINITE, Score::INFINITE),
         };
+        self.start_at(0, root);
         loop {
             let score = self.search(root, clock, alpha, beta, depth, 0, true, true);
             if self.stopped {
@@ -569,6 +606,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         let child_clock = node.clock.after(&node.pos, mv, &child);
+        self.enter(node.ply + 1, &child);
         self.count_node();
         self.keys.push(child.key());
         self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
@@ -663,6 +701,35 @@ mod tests {
     use crate::search::GoMode;
     use crate::time_control::TimeControl;
     use kroon_rules::game::Game;
+
+    #[test]
+    fn a_network_searches_the_same_tree_with_its_first_layer_kept_or_refreshed() {
+        let eval = Evaluator::Network(Arc::new(crate::eval::network::testing::busy_network(
+            12, 64,
+        )));
+        let positions = crate::eval::testing::random_positions(12, 4, 90);
+        for pos in positions.iter().step_by(15) {
+            let search = |kept: bool| {
+                let tt = TranspositionTable::new(1);
+                let control = Control::new(TimeControl::Infinite, GoMode::Analyze, 40, 0);
+                let mut worker = Worker::new(&tt, &control, &eval, vec![pos.key()], None);
+                assert!(worker.accumulators.is_some());
+                if !kept {
+                    worker.accumulators = None;
+                }
+                let found: Vec<_> = (1..=7)
+                    .map(|depth| {
+                        let clock = DrawClock::start(pos);
+                        let it = worker.iterate(pos, clock, depth, None).unwrap();
+                        (it.score, it.pv)
+                    })
+                    .collect();
+                worker.flush();
+                (found, control.nodes())
+            };
+            assert_eq!(search(true), search(false), "{}", pos.to_fen());
+        }
+    }
 
     #[test]
     fn a_repetition_in_the_search_is_a_draw() {

@@ -69,7 +69,7 @@ impl Worker<'_> {
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn prepare(
-        &self,
+        &mut self,
         pos: &Position,
         clock: DrawClock,
         moves: &[Move],
@@ -88,7 +88,7 @@ impl Worker<'_> {
         // search will not bring the score back. Captures pending are never judged so.
         let mut static_eval = None;
         if !pv_node && !capture && depth <= self.pruning.rfp_depth && !beta.is_decisive() {
-            let e = self.eval.evaluate(pos);
+            let e = self.evaluate(pos, ply);
             static_eval = Some(e);
             if e - self.pruning.rfp_margin * depth >= beta.0 {
                 return Err(Score(e));
@@ -104,7 +104,7 @@ impl Worker<'_> {
             && !capture
             && depth <= self.pruning.futility_depth
             && !alpha.is_decisive()
-            && static_eval.unwrap_or_else(|| self.eval.evaluate(pos))
+            && static_eval.unwrap_or_else(|| self.evaluate(pos, ply))
                 + self.pruning.futility_margin * depth
                 <= alpha.0;
         let lmp_limit = if !pv_node && depth <= self.pruning.lmp_depth && !alpha.is_decisive() {

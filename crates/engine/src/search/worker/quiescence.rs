@@ -50,7 +50,7 @@ impl Worker<'_> {
             if !capture && !men_can_step(pos) {
                 return Score::loss_in(ply as u32);
             }
-            let stand = Score(self.eval.evaluate(pos));
+            let stand = Score(self.evaluate(pos, ply));
             if capture
                 || !offer_exchanges
                 || pos.king_bits() != 0
@@ -98,6 +98,7 @@ impl Worker<'_> {
             if offers_only && !has_capture(&child) {
                 continue;
             }
+            self.enter(ply + 1, &child);
             self.count_node();
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, false);
             if score > best {

@@ -127,6 +127,7 @@ impl Worker<'_> {
     fn work_at(&mut self, sp: &Arc<SplitPoint>) {
         let pool = self.pool.expect("only workers with a pool split");
         self.splits.push(Arc::clone(sp));
+        self.start_at(sp.node.ply, &sp.node.pos);
         self.stopped = self.must_stop();
         while !self.stopped {
             let Some((i, m)) = sp.take() else {

@@ -1,0 +1,298 @@
+//! The network's first layer kept along a line of play (the search's path), as
+//! chess's efficiently updatable networks keep it.
+//!
+//! The first layer's sums (the accumulator) of a position are the bias plus the
+//! rows of its pieces; a move changes two to a few dozen of those rows (the man or
+//! king that moves: one off, one on; each piece it captures: off; a crowning: a man
+//! off, a king on). So a position's sums follow from its parent's at the cost of
+//! the rows that changed, instead of the 25-40 rows of a full refresh.
+//!
+//! The inputs are seen from the side to move, so the sums are kept for both views
+//! (White's and Black's, as if each were to move) and evaluation takes the side to
+//! move's: a move changes the rows of both views in the same few places, where one
+//! view could not be turned into the other.
+//!
+//! The stack is lazy: a move only notes the position at its ply; the sums are
+//! brought up to date when a position is evaluated, from the nearest ply above
+//! whose sums are known, and only for the view evaluated. Interior nodes that are
+//! never evaluated, and nodes the table cuts off, cost no rows. The sums are a
+//! function of the pieces alone, and every update is exact (integer sums that
+//! [`Network::check`] keeps in range), so the score equals the full refresh's:
+//! tested below, and asserted at every evaluation in debug builds.
+
+use super::{inputs, lanes, lanes_mut, Network, Pieces, LANES, MAX_PIECES};
+use kroon_rules::board::{Position, Side};
+use std::sync::Arc;
+
+impl Network {
+    /// Sets `sums` to the first layer's sums of `to` seen by `view`, from `parent`,
+    /// those of `from`: off with the rows of the pieces that left, on with those
+    /// that came. Any two positions will do; a move apart, that is a few rows.
+    #[inline]
+    pub fn update(&self, from: Pieces, to: Pieces, view: Side, parent: &[i16], sums: &mut [i16]) {
+        let (before, after) = (from.kinds(view), to.kinds(view));
+        let (mut off, mut on) = (Rows::new(), Rows::new());
+        off.collect(self, std::array::from_fn(|k| before[k] & !after[k]));
+        on.collect(self, std::array::from_fn(|k| after[k] & !before[k]));
+        // A block of lanes at a time, all the rows at once, so that the block
+        // stays in registers: one load and one store of the sums, not one of each
+        // for every row.
+        for (start, (parent, sums)) in parent
+            .chunks_exact(LANES)
+            .zip(sums.chunks_exact_mut(LANES))
+            .enumerate()
+        {
+            let start = start * LANES;
+            let mut block = *lanes(parent);
+            for row in off.rows() {
+                let w = lanes(&self.input[row + start..row + start + LANES]);
+                for j in 0..LANES {
+                    // Wrapping, as in the full refresh: a sum that wraps on the
+                    // way comes back exact, as arithmetic modulo 2^16 does, and
+                    // check() keeps every position's sums in range.
+                    block[j] = block[j].wrapping_sub(w[j]);
+                }
+            }
+            for row in on.rows() {
+                let w = lanes(&self.input[row + start..row + start + LANES]);
+                for j in 0..LANES {
+                    block[j] = block[j].wrapping_add(w[j]);
+                }
+            }
+            *lanes_mut(sums) = block;
+        }
+    }
+}
+
+/// Where the rows of some inputs start in the input weights (`u32`, and filled
+/// in place: a list of `usize` handed back by value cost a copy of the list).
+struct Rows {
+    starts: [u32; MAX_PIECES as usize],
+    len: usize,
+}
+
+impl Rows {
+    #[inline(always)]
+    fn new() -> Rows {
+        Rows {
+            starts: [0; MAX_PIECES as usize],
+            len: 0,
+        }
+    }
+
+    /// Adds the rows of the inputs of `kinds` (see [`Pieces::kinds`]).
+    #[inline(always)]
+    fn collect(&mut self, net: &Network, kinds: [u64; 4]) {
+        inputs(kinds, |f| {
+            self.starts[self.len] = (f * net.hidden) as u32;
+            self.len += 1;
+        });
+    }
+
+    #[inline(always)]
+    fn rows(&self) -> impl Iterator<Item = usize> + '_ {
+        self.starts[..self.len].iter().map(|&r| r as usize)
+    }
+}
+
+/// What the stack knows of one ply.
+#[derive(Clone, Copy, Default)]
+struct Ply {
+    pieces: Pieces,
+    /// Whether this ply's sums seen by each side (by [`Side::index`]) are those of
+    /// `pieces`.
+    known: [bool; 2],
+    /// Whether the position came by a move from the ply before, so that its sums
+    /// are best made from that ply's.
+    linked: bool,
+}
+
+/// The first layer's sums of the positions along a line of play, ply by ply, for
+/// one thread's search.
+pub struct Accumulators {
+    net: Arc<Network>,
+    /// Ply p's sums seen by side s at `(2 * p + s) * hidden`.
+    sums: Vec<i16>,
+    plies: Vec<Ply>,
+}
+
+impl Accumulators {
+    /// A stack of `plies` plies for `net`'s sums.
+    #[must_use]
+    pub fn new(net: Arc<Network>, plies: usize) -> Accumulators {
+        Accumulators {
+            sums: vec![0; 2 * plies * net.hidden],
+            net,
+            plies: vec![Ply::default(); plies],
+        }
+    }
+
+    /// `pos` stands at `ply`, reached by a move from the position at `ply - 1`:
+    /// its sums are not made until it is evaluated.
+    #[inline]
+    pub fn push(&mut self, ply: usize, pos: &Position) {
+        self.plies[ply] = Ply {
+            pieces: Pieces::of(pos),
+            known: [false; 2],
+            linked: true,
+        };
+    }
+
+    /// `pos` stands at `ply`, not (or not known to be) reached from the position
+    /// at `ply - 1`: the root, or a split point another thread made. Its sums are
+    /// refreshed when first needed, unless this ply held it already.
+    pub fn start(&mut self, ply: usize, pos: &Position) {
+        let pieces = Pieces::of(pos);
+        let at = &mut self.plies[ply];
+        if at.pieces != pieces {
+            at.pieces = pieces;
+            at.known = [false; 2];
+        }
+        at.linked = false;
+    }
+
+    /// The network's score of `pos`, which stands at `ply` (see
+    /// [`Network::evaluate`]).
+    #[must_use]
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        // The search notes every position it moves to, but a caller that did not
+        // (a test searching from a node) gets the right score all the same.
+        if self.plies[ply].pieces != Pieces::of(pos) {
+            self.start(ply, pos);
+        }
+        let view = pos.side_to_move();
+        self.bring_up_to_date(ply, view);
+        let h = self.net.hidden;
+        let at = (2 * ply + view.index()) * h;
+        let score = self.net.output(&self.sums[at..at + h]);
+        debug_assert_eq!(score, self.net.evaluate(pos), "{}", pos.to_fen());
+        score
+    }
+
+    /// Makes the sums of `ply` seen by `view` known: from the nearest ply above
+    /// whose sums are known, through the moves since (or from a refresh where the
+    /// line starts).
+    #[inline]
+    fn bring_up_to_date(&mut self, ply: usize, view: Side) {
+        let v = view.index();
+        let mut base = ply;
+        while !self.plies[base].known[v] && self.plies[base].linked {
+            base -= 1;
+        }
+        let h = self.net.hidden;
+        if !self.plies[base].known[v] {
+            let at = (2 * base + v) * h;
+            let pieces = self.plies[base].pieces;
+            self.net.refresh(pieces, view, &mut self.sums[at..at + h]);
+            self.plies[base].known[v] = true;
+        }
+        for p in base + 1..=ply {
+            let (above, here) = self.sums.split_at_mut(2 * p * h);
+            let parent = &above[(2 * (p - 1) + v) * h..][..h];
+            let sums = &mut here[v * h..][..h];
+            let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
+            self.net.update(from, to, view, parent, sums);
+            self.plies[p].known[v] = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::network::testing::busy_network;
+    use crate::eval::network::MAX_HIDDEN;
+    use kroon_rules::board::movegen::legal_moves;
+
+    /// A seeded generator of indices.
+    fn generator(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut state = seed;
+        move |n| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        }
+    }
+
+    #[test]
+    fn a_move_updates_both_views_to_their_refresh() {
+        let net = busy_network(8, 64);
+        let mut next = generator(8);
+        let (mut captures, mut crownings, mut king_moves) = (0, 0, 0);
+        for _ in 0..40 {
+            let mut pos = Position::initial();
+            for _ in 0..200 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[next(moves.len())];
+                let child = pos.play(mv);
+                captures += usize::from(mv.is_capture());
+                crownings +=
+                    usize::from(child.king_bits().count_ones() > pos.king_bits().count_ones());
+                king_moves += usize::from(pos.king_bits() >> mv.from_bit() & 1 != 0);
+                for view in [Side::White, Side::Black] {
+                    let h = net.hidden;
+                    let (mut parent, mut sums) = ([0i16; MAX_HIDDEN], [0i16; MAX_HIDDEN]);
+                    net.refresh(Pieces::of(&pos), view, &mut parent[..h]);
+                    let sums = &mut sums[..h];
+                    net.update(
+                        Pieces::of(&pos),
+                        Pieces::of(&child),
+                        view,
+                        &parent[..h],
+                        sums,
+                    );
+                    let mut fresh = [0i16; MAX_HIDDEN];
+                    net.refresh(Pieces::of(&child), view, &mut fresh[..net.hidden]);
+                    assert_eq!(sums, &fresh[..net.hidden], "{} {mv:?}", pos.to_fen());
+                }
+                pos = child;
+            }
+        }
+        assert!(captures > 500 && crownings > 20 && king_moves > 200);
+    }
+
+    #[test]
+    fn the_stack_scores_as_the_full_refresh_does() {
+        let net = Arc::new(busy_network(9, 128));
+        let mut stack = Accumulators::new(Arc::clone(&net), 40);
+        let mut next = generator(9);
+        let mut evaluated = 0;
+        for _ in 0..60 {
+            // A line of play from a random position as a search walks it: down a
+            // move at a time, back up a few plies, evaluating here and there.
+            let mut line = vec![Position::initial()];
+            stack.start(0, &line[0]);
+            for _ in 0..400 {
+                let ply = line.len() - 1;
+                let moves = legal_moves(&line[ply]);
+                if next(3) == 0 {
+                    assert_eq!(stack.evaluate(&line[ply], ply), net.evaluate(&line[ply]));
+                    evaluated += 1;
+                }
+                if moves.is_empty() || ply + 1 == 40 || next(4) == 0 {
+                    line.truncate((ply + 1).saturating_sub(next(4)).max(1));
+                    continue;
+                }
+                let child = line[ply].play(moves[next(moves.len())]);
+                stack.push(ply + 1, &child);
+                line.push(child);
+            }
+        }
+        assert!(evaluated > 5000);
+    }
+
+    #[test]
+    fn a_position_the_stack_was_not_told_of_is_scored_right() {
+        let net = Arc::new(busy_network(10, 32));
+        let mut stack = Accumulators::new(Arc::clone(&net), 8);
+        for pos in crate::eval::testing::random_positions(10, 10, 100) {
+            let ply = pos.king_bits().count_ones() as usize % 8;
+            assert_eq!(stack.evaluate(&pos, ply), net.evaluate(&pos));
+        }
+    }
+}
