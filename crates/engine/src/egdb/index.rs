@@ -791,11 +791,9 @@ mod tests {
 
     #[test]
     fn shares_sum_as_for_each_place_of_the_moved_king() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::random::Rng::new(0x2545_F491_4F6C_DD1D, 0);
         for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             // Up to 7 other kings among 50 squares.
             let set = BitIter(seed & ((1 << 50) - 1)).take((seed >> 60) as usize % 8);
             let set = set.fold(0u64, |s, b| s | 1 << b);

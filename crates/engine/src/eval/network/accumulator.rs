@@ -205,15 +205,10 @@ mod tests {
     use crate::eval::network::MAX_HIDDEN;
     use kroon_rules::board::movegen::legal_moves;
 
-    /// A seeded generator of indices.
+    /// A seeded generator of indices below its argument.
     fn generator(seed: u64) -> impl FnMut(usize) -> usize {
-        let mut state = seed;
-        move |n| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        }
+        let mut rng = crate::random::Rng::new(seed, 0);
+        move |n| rng.below(n)
     }
 
     #[test]
