@@ -212,6 +212,12 @@ struct Unit<'a> {
     /// move): two bits a position in the tables' own code ([`file::encode`]),
     /// four a byte; read by the check.
     best_outside: Vec<Vec<AtomicU8>>,
+    /// Per slice, a bit a position (eight a byte) set by pass 1 when a capture
+    /// is pending, so that the check need not look for captures again; not in
+    /// the checkpoint, so a resumed unit's check looks for them itself.
+    capture: Vec<Vec<AtomicU8>>,
+    /// Whether pass 1 ran in this process and so filled [`Unit::capture`].
+    capture_known: AtomicBool,
     /// The slices moves out of the unit lead into, unpacked.
     smaller: Smaller,
     /// A successor the smaller tables did not have: the build order is broken.
@@ -252,6 +258,7 @@ fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved,
             for slot in 0..materials.len() {
                 unit.forward(slot);
             }
+            unit.capture_known.store(true, Relaxed);
             if unit.missing.load(Relaxed) {
                 return Err(format!(
                     "slice {}: a smaller slice is missing (build smaller slices first)",
@@ -321,6 +328,11 @@ impl<'a> Unit<'a> {
                 .iter()
                 .map(|m| cells::zeroed(m.size().div_ceil(4) as usize))
                 .collect(),
+            capture: materials
+                .iter()
+                .map(|m| cells::zeroed(m.size().div_ceil(8) as usize))
+                .collect(),
+            capture_known: AtomicBool::new(false),
             smaller: Smaller::unpack(tables, &reached(materials, tables)),
             missing: AtomicBool::new(false),
         }
@@ -328,7 +340,8 @@ impl<'a> Unit<'a> {
 
     /// Every state and outside value back to zero, as [`Unit::new`] made them.
     fn clear(&self) {
-        for cells in self.states.iter().chain(&self.best_outside) {
+        let all = self.states.iter().chain(&self.best_outside);
+        for cells in all.chain(&self.capture) {
             cells.par_iter().for_each(|c| c.store(0, Relaxed));
         }
     }
@@ -368,6 +381,7 @@ impl<'a> Unit<'a> {
         let m = self.materials[slot];
         let states = &self.states[slot];
         let best_outside = &self.best_outside[slot];
+        let capture = &self.capture[slot];
         (0..states.len())
             .into_par_iter()
             .with_min_len(1024)
@@ -377,10 +391,13 @@ impl<'a> Unit<'a> {
                     let state = match cursor.position(index as u64) {
                         None => INVALID,
                         Some(pos) => {
-                            let (state, outside) = self.first_state(&pos, below);
+                            let (state, outside, captures) = self.first_state(&pos, below);
                             let bits = file::encode(outside) << (2 * (index % 4));
                             if bits != 0 {
                                 best_outside[index / 4].fetch_or(bits, Relaxed);
+                            }
+                            if captures {
+                                capture[index / 8].fetch_or(1 << (index % 8), Relaxed);
                             }
                             state
                         }
@@ -390,17 +407,19 @@ impl<'a> Unit<'a> {
             );
     }
 
-    /// A position's first state, and the best its moves out of the unit give it.
-    /// `below` holds lists of moves for the captures played out in the smaller
-    /// slices, its first one this position's captures.
-    fn first_state(&self, pos: &Position, below: &mut Vec<Vec<Move>>) -> (u8, Wdl) {
+    /// A position's first state, the best its moves out of the unit give it, and
+    /// whether a capture is pending. `below` holds lists of moves for the
+    /// captures played out in the smaller slices, its first one this position's
+    /// captures.
+    fn first_state(&self, pos: &Position, below: &mut Vec<Vec<Move>>) -> (u8, Wdl, bool) {
         // The best of the moves out of the unit, for the side to move.
         let mut best = Wdl::Loss;
         let mut probe = |child: Position, below: &mut Vec<Vec<Move>>| {
             best = best.max(self.outside(&child, below).negated());
             best != Wdl::Win
         };
-        let count = if has_capture(pos) {
+        let captures = has_capture(pos);
+        let count = if captures {
             // Every capture leaves the unit; the probes' own captures start a
             // level deeper.
             let mut captures = below.pop().unwrap_or_default();
@@ -421,7 +440,7 @@ impl<'a> Unit<'a> {
             quiet::count_staying(pos)
         };
         if best == Wdl::Win {
-            return (WIN_NEW[0], Wdl::Win);
+            return (WIN_NEW[0], Wdl::Win, captures);
         }
         let draw = best == Wdl::Draw;
         let count = u8::try_from(count).unwrap_or(u8::MAX);
@@ -433,7 +452,7 @@ impl<'a> Unit<'a> {
             (c, true) => c | DRAW_MARK,
             (c, false) => c,
         };
-        (state, outside)
+        (state, outside, captures)
     }
 
     /// One round of pass 2: see [`rounds`].
@@ -447,6 +466,8 @@ impl<'a> Unit<'a> {
         let m = self.materials[slot];
         let states = &self.states[slot];
         let best_outside = &self.best_outside[slot];
+        let capture_bits = &self.capture[slot];
+        let capture_known = self.capture_known.load(Relaxed);
         let bad = AtomicU64::new(0);
         let blocks = (0..states.len().div_ceil(BLOCK_POSITIONS as usize))
             .into_par_iter()
@@ -471,7 +492,11 @@ impl<'a> Unit<'a> {
                     );
                     // With a capture pending every move leaves the unit: pass 1's
                     // best of them is the value, and no move need be made again.
-                    let capture = has_capture(&pos);
+                    let capture = if capture_known {
+                        capture_bits[index / 8].load(Relaxed) >> (index % 8) & 1 != 0
+                    } else {
+                        has_capture(&pos)
+                    };
                     let recomputed = if capture || outside == Wdl::Win {
                         outside
                     } else if value == Wdl::Win
