@@ -28,6 +28,8 @@
 //! sum fit its integer type, so both ways give the same sums, and the same score.
 
 pub mod accumulator;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 pub mod file;
 
 use kroon_rules::board::{Position, Side};
@@ -191,7 +193,7 @@ impl Network {
 
     /// Sets `sums` (the first layer's width) to the first layer's sums of `pieces`
     /// seen by `view`: the bias plus the rows of every piece.
-    #[inline]
+    #[inline(always)]
     pub fn refresh(&self, pieces: Pieces, view: Side, sums: &mut [i16]) {
         sums.copy_from_slice(&self.input_bias);
         inputs(pieces.kinds(view), |f| add_row(sums, self.row(f)));
@@ -208,19 +210,38 @@ impl Network {
     #[must_use]
     #[inline]
     pub fn output(&self, sums: &[i16]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return self.score(avx2::second_layer(self, sums));
+        }
+        self.score(self.second_layer(sums))
+    }
+
+    /// The second layer's units, each clipped to `0..=ACTIVATION`: the
+    /// [`SECOND`] dot products of the clipped first layer, the portable way
+    /// (`avx2.rs` has the same sums, wider).
+    #[inline]
+    fn second_layer(&self, sums: &[i16]) -> [i32; SECOND] {
         let h = self.hidden;
         let mut clipped = [0i16; MAX_HIDDEN];
         let clipped = &mut clipped[..h];
         for (c, &s) in clipped.iter_mut().zip(sums) {
             *c = s.clamp(0, ACTIVATION as i16);
         }
-        let mut second = [0i32; SECOND];
-        for (o, out) in second.iter_mut().enumerate() {
-            let weights = &self.dense[o * h..(o + 1) * h];
-            // Rounded to the nearest: a plain shift would lower every unit by half a step.
-            let z = dot(clipped, weights) + self.dense_bias[o] + (DENSE_SCALE >> 1);
-            *out = (z >> DENSE_SHIFT).clamp(0, ACTIVATION);
-        }
+        std::array::from_fn(|o| self.unit(o, dot(clipped, &self.dense[o * h..(o + 1) * h])))
+    }
+
+    /// Second-layer unit `o` from its dot product: bias, scale and clip.
+    #[inline(always)]
+    fn unit(&self, o: usize, dot: i32) -> i32 {
+        // Rounded to the nearest: a plain shift would lower every unit by half a step.
+        let z = dot + self.dense_bias[o] + (DENSE_SCALE >> 1);
+        (z >> DENSE_SHIFT).clamp(0, ACTIVATION)
+    }
+
+    /// The output layer: the score of the second layer's units, in hundredths.
+    #[inline]
+    fn score(&self, second: [i32; SECOND]) -> i32 {
         let out: i32 = second
             .iter()
             .zip(&self.output)
@@ -233,7 +254,7 @@ impl Network {
 }
 
 /// Adds a row of input weights to the first layer's sums.
-#[inline]
+#[inline(always)]
 fn add_row(sums: &mut [i16], row: &[i16]) {
     for (s, w) in sums.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
         let (s, w) = (lanes_mut(s), lanes(w));
