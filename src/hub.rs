@@ -98,7 +98,7 @@ fn info_reply(info: &Info) -> Reply {
 }
 
 /// The largest `node-rate` param: a billion nodes a second, beyond any machine's.
-const MAX_NODE_RATE: u64 = 1_000_000_000;
+pub const MAX_NODE_RATE: u64 = 1_000_000_000;
 
 /// The Hub session: engine, position and level, fed one command at a time.
 pub struct Session {

@@ -19,7 +19,7 @@ mod table;
 use crate::pdn;
 use elo::SprtVerdict;
 use player::Player;
-pub use schedule::{check_fixed_ports, dxp_time, schedule, Job, MatchConfig};
+pub use schedule::{check_fixed_ports, dxp_time, node_clock, schedule, Job, MatchConfig};
 use standings::{clock_text, pairs_line, sprt_line};
 pub use standings::{record_pdn, GameRecord, MatchSummary, SprtState, Standings, TimeUse};
 use std::collections::VecDeque;
@@ -282,7 +282,6 @@ mod tests {
             dxp_time: (Minutes::ZERO, 0),
             time_margin: Duration::ZERO,
             move_timeout: Duration::ZERO,
-            node_rate: None,
             adjudicate: None,
             max_moves: None,
             tables: None,
@@ -323,6 +322,61 @@ mod tests {
         assert_eq!((jobs[0].white, jobs[1].black), (0, 0));
         assert_eq!(summary.pairs.counts, [0, 0, 1, 0, 1]);
         assert_eq!(summary.unpaired.len(), 1, "opening 2 waits for its twin");
+    }
+
+    #[test]
+    fn a_node_clock_gives_each_engine_its_own_rate_or_the_default() {
+        let specs = |texts: &[&str]| {
+            texts
+                .iter()
+                .map(|t| t.parse::<EngineSpec>().unwrap())
+                .collect::<Vec<_>>()
+        };
+        let clock: TimeControl = "60".parse().unwrap();
+        let sent = |e: &EngineSpec| {
+            e.options
+                .iter()
+                .filter(|(name, _)| name == "node-rate")
+                .map(|(_, value)| value.clone())
+                .collect::<Vec<_>>()
+        };
+        // The network's engine at its own rate, the others at --node-rate.
+        let mut engines = specs(&["name=net cmd=k node-rate=138000", "name=pat cmd=k"]);
+        node_clock(&mut engines, Some(300_000), &clock).unwrap();
+        assert_eq!(engines[0].node_rate, Some(138_000));
+        assert_eq!(engines[1].node_rate, Some(300_000));
+        assert_eq!(
+            (sent(&engines[0]), sent(&engines[1])),
+            (vec!["138000".to_string()], vec!["300000".to_string()])
+        );
+        // Without any rate the clock is the real one, and nothing is sent.
+        let mut engines = specs(&["name=a cmd=k", "name=b cmd=k"]);
+        node_clock(&mut engines, None, &clock).unwrap();
+        assert!(engines
+            .iter()
+            .all(|e| e.node_rate.is_none() && e.options.is_empty()));
+        // One engine's rate makes it a node clock for all: the other needs one too.
+        let mut engines = specs(&["name=net cmd=k node-rate=138000", "name=pat cmd=k"]);
+        let err = node_clock(&mut engines, None, &clock).unwrap_err();
+        assert!(
+            err.contains("net's node-rate=138000") && err.contains("pat has no rate"),
+            "{err}"
+        );
+        let mut engines = specs(&["name=a cmd=k node-rate=1000", "name=b cmd=k node-rate=10"]);
+        node_clock(&mut engines, None, &clock).unwrap();
+        assert_eq!(
+            engines.iter().map(|e| e.node_rate).collect::<Vec<_>>(),
+            [Some(1000), Some(10)]
+        );
+        // Nodes count only on a clock, and never on a DXP engine's.
+        let err = node_clock(&mut engines, None, &TimeControl::Depth(5)).unwrap_err();
+        assert!(err.contains("needs a clock: --tc or --move-time"), "{err}");
+        let mut engines = specs(&[
+            "name=a cmd=k node-rate=1000",
+            "name=d proto=dxp cmd='d {port}'",
+        ]);
+        let err = node_clock(&mut engines, Some(1000), &clock).unwrap_err();
+        assert!(err.contains("d speaks DXP"), "{err}");
     }
 
     #[test]

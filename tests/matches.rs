@@ -725,6 +725,83 @@ fn a_clock_in_nodes_makes_a_timed_match_repeat_exactly() {
 }
 
 #[test]
+fn engines_at_a_node_clock_are_each_charged_at_their_own_rate() {
+    // Two evaluations whose nodes cost differently meet at a node clock, each at its
+    // own rate: A counts a million nodes as a second (its own node-rate=), B a
+    // hundred thousand (--node-rate, the default for engines without their own).
+    // Each plans its one-second game in its own nodes and is charged at its own
+    // rate, so both spend about the same share of their second (0.4 s a game
+    // here), while A searches ten times the nodes: deeper. Charged at the other's
+    // rate, A would overrun its clock ten times over and B spend a tenth of what A
+    // does. The two games swap colours: the rate
+    // follows the engine. Node clocks at one thread make the numbers the same
+    // from run to run, however busy the machine.
+    let a = kroon_engine("A") + " option.book=off node-rate=1000000";
+    let b = kroon_engine("B") + " option.book=off";
+    let (stdout, text) = run_match(
+        &[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--tc",
+            "1",
+            "--node-rate",
+            "100000",
+            "--games",
+            "2",
+        ],
+        "own-rates.pdn",
+    );
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 2, "{stdout}");
+    // Per engine (A, B): the seconds charged, and the depths reported with their count.
+    let mut charged = [0.0f64; 2];
+    let mut depths = [(0u32, 0u32); 2];
+    for (g, notes) in games.iter().zip(comments(&text)) {
+        replay(g);
+        let termination = g.tag("Termination").unwrap();
+        assert!(!termination.contains("time"), "{termination}");
+        for tag in ["WhiteClock", "BlackClock"] {
+            let left: f64 = g.tag(tag).expect(tag).parse().expect("seconds");
+            assert!(left > 0.0 && left < 1.0, "{tag} {left}");
+        }
+        // From the initial position White moves first.
+        let a_is_white = g.tag("White") == Some("A");
+        for (ply, note) in notes.iter().enumerate() {
+            let engine = usize::from((ply % 2 == 0) != a_is_white);
+            let (head, time) = note.rsplit_once(' ').unwrap_or(("", note));
+            charged[engine] += time.trim_end_matches('s').parse::<f64>().unwrap();
+            if let Some((_, depth)) = head.split_once('/') {
+                depths[engine].0 += depth.parse::<u32>().unwrap();
+                depths[engine].1 += 1;
+            }
+        }
+    }
+    let per_game = charged.map(|c| c / 2.0);
+    for (name, used) in ["A", "B"].iter().zip(per_game) {
+        assert!(
+            (0.15..=1.0).contains(&used),
+            "{name} was charged {used:.3} s a game of its 1 s"
+        );
+    }
+    let ratio = per_game[0] / per_game[1];
+    assert!(
+        (0.5..=2.0).contains(&ratio),
+        "A was charged {:.3} s a game, B {:.3} s: not each at its own rate",
+        per_game[0],
+        per_game[1]
+    );
+    let depth = depths.map(|(sum, n)| f64::from(sum) / f64::from(n.max(1)));
+    assert!(
+        depth[0] > depth[1] + 1.0,
+        "A searched ten times B's nodes a second, yet reached depth {:.2} against {:.2}",
+        depth[0],
+        depth[1]
+    );
+}
+
+#[test]
 fn a_clock_in_nodes_needs_a_clock_and_hub_engines() {
     let k = kroon_engine("Kroon");
     let err = refused(&[
@@ -761,4 +838,23 @@ fn a_clock_in_nodes_needs_a_clock_and_hub_engines() {
         "0",
     ]);
     assert!(err.contains("node-rate"), "{err}");
+    // An engine's own rate makes the clocks count nodes for every engine, so the
+    // one without a rate (and no --node-rate to give it one) is named.
+    let net = kroon_engine("Net") + " node-rate=138000";
+    let err = refused(&["--engine", &net, "--engine", &k, "--tc", "60"]);
+    assert!(err.contains("Kroon has no rate"), "{err}");
+    let err = refused(&["--engine", &net, "--engine", &k, "--depth", "3"]);
+    assert!(
+        err.contains("Net's node-rate=138000 needs a clock"),
+        "{err}"
+    );
+    let err = refused(&[
+        "--engine",
+        &(kroon_engine("Zero") + " node-rate=0"),
+        "--engine",
+        &k,
+        "--tc",
+        "60",
+    ]);
+    assert!(err.contains("node-rate=0 is not a whole number"), "{err}");
 }

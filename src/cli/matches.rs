@@ -9,8 +9,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// `kroon match` options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [option.PARAM=VALUE ...]`
-    /// for a Hub engine (shell-like quoting; options are sent with set-param), or
+    /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [node-rate=N]
+    /// [option.PARAM=VALUE ...]` for a Hub engine (shell-like quoting; options are
+    /// sent with set-param; node-rate: its own, see --node-rate), or
     /// `name=NAME proto=dxp cmd='PROGRAM ... {port} ...' [dir=DIR] [listen=engine|kroon]
     /// [port=N]` for a DXP engine: it listens and Kroon connects (listen=engine, the
     /// default) or the reverse, on 127.0.0.1 and a free port Kroon puts where {port}
@@ -49,12 +50,15 @@ pub struct MatchArgs {
     /// Fixed node count per move.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// With --tc or --move-time: the Hub engines' clocks count this many nodes as a
-    /// second (Kroon's `node-rate` param, sent to each), and each move is charged
-    /// the nodes the engine reports before `done`. The same games then come out
-    /// however busy the machine is: time management can be tested beside other
-    /// work. Hub engines only (DXP clocks are real); one thread each for games that
-    /// repeat exactly.
+    /// With --tc or --move-time: the clocks count nodes, this many as a second for
+    /// each engine without a `node-rate=N` of its own in --engine. Each engine is
+    /// sent its rate (Kroon's `node-rate` param) and each move is charged the nodes
+    /// the engine reports before `done`, at the mover's rate. The same games then
+    /// come out however busy the machine is: time management can be tested beside
+    /// other work. Rates of their own let engines whose nodes cost differently (a
+    /// slower evaluation) meet at their real speeds. Once any engine has a rate,
+    /// every engine needs one; Hub engines only (DXP clocks are real); one thread
+    /// each for games that repeat exactly.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub node_rate: Option<u64>,
     /// Seconds an engine may overrun its clock, summed over the game, before it
@@ -107,20 +111,7 @@ impl MatchArgs {
         }
         let openings = openings_or_initial(self.openings.as_deref())?;
         let tc = self.time_control()?;
-        if let Some(rate) = self.node_rate {
-            if !matches!(tc, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) {
-                return Err("--node-rate needs a clock: --tc or --move-time".into());
-            }
-            if let Some(e) = engines.iter().find(|e| e.is_dxp()) {
-                return Err(format!(
-                    "--node-rate: {} speaks DXP, whose clock is the real one",
-                    e.name
-                ));
-            }
-            for e in &mut engines {
-                e.options.push(("node-rate".into(), rate.to_string()));
-            }
-        }
+        crate::matches::node_clock(&mut engines, self.node_rate, &tc)?;
         crate::matches::check_fixed_ports(&engines, self.concurrency)?;
         let dxp_time = crate::matches::dxp_time(&engines, &tc)?;
         let secs = |v: f64, name: &str| {
@@ -167,7 +158,6 @@ impl MatchArgs {
             dxp_time,
             time_margin: secs(self.time_margin, "time-margin")?,
             move_timeout: secs(self.move_timeout, "move-timeout")?,
-            node_rate: self.node_rate,
             adjudicate,
             max_moves: self.max_moves.filter(|&m| m > 0),
             tables: self.adjudication_tables()?,

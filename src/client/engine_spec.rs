@@ -12,6 +12,7 @@
 //! assert_eq!(spec.command_with_port(4000), ["./mobydam", "-p", "4000"]);
 //! ```
 
+use crate::hub::MAX_NODE_RATE;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -60,6 +61,10 @@ pub struct EngineSpec {
     /// `set-param` name and value pairs, in the order given (Hub engines only).
     pub options: Vec<(String, String)>,
     pub protocol: Protocol,
+    /// `node-rate=N`: this engine's clock counts N nodes as a second (Hub engines
+    /// only). An engine whose evaluation costs more searches fewer nodes a second,
+    /// so two evaluations compared at a node clock each need their own rate.
+    pub node_rate: Option<u64>,
 }
 
 impl EngineSpec {
@@ -138,6 +143,9 @@ impl EngineSpec {
             if spec.is_dxp() {
                 return Err("only a Hub engine can be driven from here".into());
             }
+            if spec.node_rate.is_some() {
+                return Err("node-rate= is for the node clocks of kroon match".into());
+            }
             return Ok(spec);
         }
         let words = shell_words(text)?;
@@ -152,6 +160,7 @@ impl EngineSpec {
             dir: None,
             options: Vec::new(),
             protocol: Protocol::Hub,
+            node_rate: None,
         })
     }
 }
@@ -228,6 +237,7 @@ struct Keys {
     proto: Option<String>,
     listen: Option<String>,
     port: Option<u16>,
+    node_rate: Option<u64>,
 }
 
 impl Keys {
@@ -254,13 +264,25 @@ impl Keys {
                     keys.port =
                         Some(port.ok_or_else(|| format!("port={value} is not a port 1-65535"))?);
                 }
+                "node-rate" => {
+                    let rate = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|r| (1..=MAX_NODE_RATE).contains(r));
+                    keys.node_rate = Some(rate.ok_or_else(|| {
+                        format!(
+                            "node-rate={value} is not a whole number of nodes a second, \
+                             1 to {MAX_NODE_RATE}"
+                        )
+                    })?);
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         keys.options.push((option.to_string(), value.to_string()));
                     }
                     _ => {
                         return Err(format!(
-                            "unknown key '{key}' in --engine (name, cmd, dir, proto, listen, port, option.NAME)"
+                            "unknown key '{key}' in --engine (name, cmd, dir, proto, listen, port, node-rate, option.NAME)"
                         ))
                     }
                 },
@@ -289,6 +311,12 @@ impl Keys {
                     return Err(
                         "option.NAME is sent to Hub engines only; a DXP engine takes \
                                 its options on its command line or in its own files"
+                            .into(),
+                    );
+                }
+                if self.node_rate.is_some() {
+                    return Err(
+                        "node-rate= is for Hub engines: a DXP engine plays on the real clock"
                             .into(),
                     );
                 }
@@ -338,6 +366,7 @@ impl std::str::FromStr for EngineSpec {
             dir: keys.dir,
             options: keys.options,
             protocol,
+            node_rate: keys.node_rate,
         })
     }
 }
@@ -387,6 +416,33 @@ mod tests {
         assert!("name=x".parse::<EngineSpec>().is_err());
         assert!("cmd=x colour=red".parse::<EngineSpec>().is_err());
         assert!("cmd=x junk".parse::<EngineSpec>().is_err());
+    }
+
+    #[test]
+    fn reads_an_engines_own_node_rate() {
+        let spec: EngineSpec = "name=net cmd=k node-rate=138000".parse().unwrap();
+        assert_eq!(spec.node_rate, Some(138_000));
+        assert!(
+            spec.options.is_empty(),
+            "sent by the match, once it is checked"
+        );
+        let spec: EngineSpec = "cmd=k node-rate=1000000000".parse().unwrap();
+        assert_eq!(spec.node_rate, Some(1_000_000_000));
+        assert_eq!("cmd=k".parse::<EngineSpec>().unwrap().node_rate, None);
+        for bad in ["0", "-5", "1.5", "3e5", "", "fast", "1000000001"] {
+            let text = format!("cmd=k node-rate={bad}");
+            let err = text.parse::<EngineSpec>().expect_err(&text);
+            assert!(
+                err.contains(&format!("node-rate={bad} is not a whole number")),
+                "{text}: {err}"
+            );
+        }
+        let err = "proto=dxp cmd='m {port}' node-rate=1000"
+            .parse::<EngineSpec>()
+            .unwrap_err();
+        assert!(err.contains("real clock"), "{err}");
+        let err = EngineSpec::from_command_line("cmd=k node-rate=1000").unwrap_err();
+        assert!(err.contains("kroon match"), "{err}");
     }
 
     #[test]

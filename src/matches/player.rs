@@ -30,8 +30,9 @@ pub struct Turn<'a> {
     pub level: TimeControl,
     /// How long the engine may take, the margin included.
     pub allowed: Duration,
-    /// The clock counts nodes, this many a second (`kroon match --node-rate`): the
-    /// move is charged its nodes, not the time it took.
+    /// The mover's clock counts nodes, this many a second (its `node-rate=` or
+    /// `kroon match --node-rate`): the move is charged its nodes, not the time it
+    /// took.
     pub node_rate: Option<u64>,
 }
 

@@ -22,9 +22,6 @@ pub struct MatchConfig {
     /// What an engine may overrun its clock by, summed over a game.
     pub time_margin: Duration,
     pub move_timeout: Duration,
-    /// Hub engines' clocks count this many nodes a second, and each move is charged
-    /// its nodes (`--node-rate`).
-    pub node_rate: Option<u64>,
     /// Hundredths of a man and moves each.
     pub adjudicate: Option<(i32, u32)>,
     pub max_moves: Option<u32>,
@@ -43,6 +40,50 @@ pub fn dxp_time(engines: &[EngineSpec], tc: &TimeControl) -> Result<(Minutes, u1
         Some(e) => gamereq_time(tc).map_err(|m| format!("{} speaks DXP: {m}", e.name)),
         None => Ok((Minutes::ZERO, 0)),
     }
+}
+
+/// Makes the match's clocks count nodes when any rate is given (`--node-rate`, the
+/// default, or an engine's own `node-rate=`): each engine is then charged its
+/// reported nodes at its own rate and is sent that rate as its Hub `node-rate`
+/// param, so its time management plans in the same nodes. Every engine needs a
+/// rate: a clock in seconds against one in nodes would be no fair match, and a
+/// DXP engine's clock is always the real one. `tc` must be a clock to count.
+pub fn node_clock(
+    engines: &mut [EngineSpec],
+    default_rate: Option<u64>,
+    tc: &TimeControl,
+) -> Result<(), String> {
+    // What made this a node-clock match, for the messages.
+    let why = match (
+        default_rate,
+        engines.iter().find_map(|e| Some((&e.name, e.node_rate?))),
+    ) {
+        (Some(_), _) => "--node-rate".to_string(),
+        (None, Some((name, rate))) => format!("{name}'s node-rate={rate}"),
+        (None, None) => return Ok(()),
+    };
+    if !matches!(tc, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) {
+        return Err(format!("{why} needs a clock: --tc or --move-time"));
+    }
+    if let Some(e) = engines.iter().find(|e| e.is_dxp()) {
+        return Err(format!(
+            "{why}: {} speaks DXP, whose clock is the real one",
+            e.name
+        ));
+    }
+    for e in engines {
+        // Only without --node-rate can an engine lack a rate.
+        let Some(rate) = e.node_rate.or(default_rate) else {
+            return Err(format!(
+                "{why} makes the clocks count nodes, and {} has no rate: give it node-rate=N, \
+                 or give --node-rate N for the engines without their own",
+                e.name
+            ));
+        };
+        e.node_rate = Some(rate);
+        e.options.push(("node-rate".into(), rate.to_string()));
+    }
+    Ok(())
 }
 
 /// A fixed port (`port=N`) serves one engine process at a time: two engines, or

@@ -194,7 +194,10 @@ impl Table<'_> {
     /// Asks the side to move for its move and plays it, or says how the game ended.
     fn turn(&mut self, players: &mut [Option<Player>]) -> Result<(), Ending> {
         let side = self.game.side_to_move();
-        let (level, allowed) = level(self.config, self.clock.as_ref(), side);
+        // The rate of the engine that moves, whichever colour it has: engines whose
+        // nodes cost differently are each charged at their own.
+        let node_rate = self.config.engines[self.engine_of(side)].node_rate;
+        let (level, allowed) = level(self.config, self.clock.as_ref(), side, node_rate);
         let Some(player) = players[self.engine_of(side)].as_mut() else {
             return Err(self.forfeit(side, "the engine is not running"));
         };
@@ -203,7 +206,7 @@ impl Table<'_> {
             spent: &self.spent,
             level,
             allowed,
-            node_rate: self.config.node_rate,
+            node_rate,
         };
         let reply = player.think(&turn).map_err(|f| self.fault(side, f))?;
         if let Some(clock) = &mut self.clock {
@@ -307,13 +310,18 @@ fn move_comment(reply: &Reply) -> String {
 }
 
 /// The time control `side` moves under now (a clock as it stands) and how long to
-/// wait for the move.
-fn level(config: &MatchConfig, clock: Option<&Clock>, side: Side) -> (TimeControl, Duration) {
+/// wait for the move; `node_rate`: the mover's clock counts nodes, this many a second.
+fn level(
+    config: &MatchConfig,
+    clock: Option<&Clock>,
+    side: Side,
+    node_rate: Option<u64>,
+) -> (TimeControl, Duration) {
     // The time a move may take by the wall clock when the engine's clock allows
     // `t` and `grace` of the margin is left. When that clock counts nodes, a busy
     // machine may take longer than it says, which costs nothing: only an engine
     // that hangs is stopped.
-    let wall = |t: Duration, grace: Duration| match config.node_rate {
+    let wall = |t: Duration, grace: Duration| match node_rate {
         Some(_) => t * 20 + config.move_timeout,
         None => t + grace,
     };
