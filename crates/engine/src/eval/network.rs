@@ -210,16 +210,12 @@ impl Network {
     #[must_use]
     #[inline]
     pub fn output(&self, sums: &[i16]) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return self.score(avx2::second_layer(self, sums));
-        }
         self.score(self.second_layer(sums))
     }
 
     /// The second layer's units, each clipped to `0..=ACTIVATION`: the
-    /// [`SECOND`] dot products of the clipped first layer, the portable way
-    /// (`avx2.rs` has the same sums, wider).
+    /// [`SECOND`] dot products of the clipped first layer, in AVX2 where the
+    /// processor has it (`avx2.rs`: the same sums, wider).
     #[inline]
     fn second_layer(&self, sums: &[i16]) -> [i32; SECOND] {
         let h = self.hidden;
@@ -228,7 +224,16 @@ impl Network {
         for (c, &s) in clipped.iter_mut().zip(sums) {
             *c = s.clamp(0, ACTIVATION as i16);
         }
-        std::array::from_fn(|o| self.unit(o, dot(clipped, &self.dense[o * h..(o + 1) * h])))
+        let mut dots = [0i32; SECOND];
+        #[cfg(target_arch = "x86_64")]
+        if avx2::available() {
+            avx2::dot_rows(clipped, &self.dense, &mut dots);
+            return std::array::from_fn(|o| self.unit(o, dots[o]));
+        }
+        for (o, d) in dots.iter_mut().enumerate() {
+            *d = dot(clipped, &self.dense[o * h..(o + 1) * h]);
+        }
+        std::array::from_fn(|o| self.unit(o, dots[o]))
     }
 
     /// Second-layer unit `o` from its dot product: bias, scale and clip.

@@ -3,63 +3,75 @@
 //! SSE2 vectors are half as wide). The second layer was the larger part of a
 //! network node's cost, and the compiler did not widen the portable loop to 256
 //! bits by itself. The sums are the portable ones, exactly: integer products and
-//! sums in a different order (tested against it below and, in debug builds, at
-//! every evaluation of the search).
+//! sums in another order (tested below, and in debug builds at every evaluation of
+//! the search, against the full refresh's portable score).
+//!
+//! A kernel over plain slices: it knows vectors, not the network.
 
-use super::{lanes, Network, LANES, MAX_HIDDEN, SECOND};
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_hadd_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
-    _mm256_max_epi16, _mm256_min_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16,
-    _mm256_setzero_si256, _mm256_storeu_si256,
+    _mm256_permute2x128_si256, _mm256_setzero_si256, _mm256_storeu_si256,
 };
 
-/// Units whose dot products one pass computes: eight running sums in registers.
+/// `i16`s in a 256-bit vector.
+const LANES: usize = 16;
+/// Rows whose dot products one pass computes: eight running sums in registers.
 const GROUP: usize = 8;
 
-/// [`Network::second_layer`]'s units, with 256-bit vectors.
-pub(super) fn second_layer(net: &Network, sums: &[i16]) -> [i32; SECOND] {
-    // SAFETY: a function compiled for a target feature may only run on a
-    // processor that has it, and the only caller checked for AVX2.
-    #[allow(unsafe_code)]
-    let dots = unsafe { dots(net, sums) };
-    std::array::from_fn(|o| net.unit(o, dots[o]))
+/// Whether this processor runs [`dot_rows`].
+#[inline]
+pub fn available() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
 }
 
-/// The dot products of the clipped first layer with each unit's weights.
-#[target_feature(enable = "avx2")]
-fn dots(net: &Network, sums: &[i16]) -> [i32; SECOND] {
-    let h = net.hidden;
-    let blocks = h / LANES;
-    let (zero, top) = (
-        _mm256_setzero_si256(),
-        _mm256_set1_epi16(super::ACTIVATION as i16),
+/// Sets `out[r]` to the dot product of `activations` with row `r` of `weights`
+/// (rows of `activations.len()`, one after another).
+///
+/// # Panics
+/// Where the processor lacks AVX2 (ask [`available`] first), or where the sizes
+/// disagree: `activations` whole vectors, `out` whole groups of eight rows.
+#[inline]
+pub fn dot_rows(activations: &[i16], weights: &[i16], out: &mut [i32]) {
+    let h = activations.len();
+    assert!(available(), "AVX2 kernels on a processor without AVX2");
+    assert!(
+        h.is_multiple_of(LANES)
+            && out.len().is_multiple_of(GROUP)
+            && weights.len() == out.len() * h
     );
-    let mut clipped = [zero; MAX_HIDDEN / LANES];
-    for (c, s) in clipped.iter_mut().zip(sums.chunks_exact(LANES)) {
-        *c = _mm256_min_epi16(_mm256_max_epi16(load(lanes(s)), zero), top);
+    // SAFETY: a function compiled for a target feature may only run on a processor
+    // that has it: checked just above.
+    #[allow(unsafe_code)]
+    unsafe {
+        dot_rows_avx2(activations, weights, out);
     }
-    let mut dots = [0i32; SECOND];
-    for (group, out) in dots.chunks_exact_mut(GROUP).enumerate() {
-        let weights = &net.dense[group * GROUP * h..(group + 1) * GROUP * h];
-        let mut acc = [zero; GROUP];
-        // Unit by unit, as iterators over whole blocks: indexing the weights by
+}
+
+#[target_feature(enable = "avx2")]
+fn dot_rows_avx2(activations: &[i16], weights: &[i16], out: &mut [i32]) {
+    let h = activations.len();
+    for (rows, out) in weights
+        .chunks_exact(GROUP * h)
+        .zip(out.chunks_exact_mut(GROUP))
+    {
+        let mut acc = [_mm256_setzero_si256(); GROUP];
+        // Row by row, as iterators over whole vectors: indexing the weights by
         // block left bounds checks in the inner loop that cost as much as the
         // products.
-        for (acc, row) in acc.iter_mut().zip(weights.chunks_exact(h)) {
-            for (&a, w) in clipped[..blocks].iter().zip(row.chunks_exact(LANES)) {
-                *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(a, load(lanes(w))));
+        for (acc, row) in acc.iter_mut().zip(rows.chunks_exact(h)) {
+            for (a, w) in activations.chunks_exact(LANES).zip(row.chunks_exact(LANES)) {
+                *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(load(a), load(w)));
             }
         }
-        store(sum_each(acc), out.try_into().expect("a group"));
+        store(sum_each(acc), out);
     }
-    dots
 }
 
 /// The eight lanes of each of eight vectors summed: lane k holds vector k's sum.
 #[target_feature(enable = "avx2")]
 fn sum_each(v: [__m256i; GROUP]) -> __m256i {
-    // Pairwise sums within each 128-bit half, twice, leave units 0-3 (and 4-7)
-    // in order in each half; the halves are then added.
+    // Pairwise sums within each 128-bit half, twice, leave rows 0-3 (and 4-7) in
+    // order in each half; the halves are then added.
     let s01 = _mm256_hadd_epi32(v[0], v[1]);
     let s23 = _mm256_hadd_epi32(v[2], v[3]);
     let s45 = _mm256_hadd_epi32(v[4], v[5]);
@@ -73,7 +85,8 @@ fn sum_each(v: [__m256i; GROUP]) -> __m256i {
 }
 
 #[target_feature(enable = "avx2")]
-fn load(block: &[i16; LANES]) -> __m256i {
+fn load(block: &[i16]) -> __m256i {
+    let block: &[i16; LANES] = block.try_into().expect("a whole vector");
     // SAFETY: the reference is to 16 `i16`s, the 32 bytes read; the unaligned
     // load has no alignment requirement.
     #[allow(unsafe_code)]
@@ -83,7 +96,8 @@ fn load(block: &[i16; LANES]) -> __m256i {
 }
 
 #[target_feature(enable = "avx2")]
-fn store(v: __m256i, out: &mut [i32; GROUP]) {
+fn store(v: __m256i, out: &mut [i32]) {
+    let out: &mut [i32; GROUP] = out.try_into().expect("a whole group");
     // SAFETY: the reference is to 8 `i32`s, the 32 bytes written; the unaligned
     // store has no alignment requirement.
     #[allow(unsafe_code)]
@@ -95,27 +109,32 @@ fn store(v: __m256i, out: &mut [i32; GROUP]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::network::testing::busy_network;
 
     #[test]
-    fn the_wide_second_layer_is_the_portable_one() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
+    fn the_wide_dot_products_are_the_plain_ones() {
+        if !available() {
             return;
         }
-        for hidden in [16, 128, MAX_HIDDEN] {
-            let net = busy_network(hidden as u64, hidden);
-            let mut state = 7u64;
-            for _ in 0..200 {
-                // Sums over the whole i16 range: the clipping is tested as well.
-                let sums: Vec<i16> = (0..hidden)
-                    .map(|_| {
-                        state = state
-                            .wrapping_mul(6_364_136_223_846_793_005)
-                            .wrapping_add(1);
-                        (state >> 48) as i16 / 64
-                    })
-                    .collect();
-                assert_eq!(second_layer(&net, &sums), net.second_layer(&sums));
+        let mut state = 7u64;
+        let mut next = |range: i64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            ((state >> 33) as i64 % (2 * range + 1) - range) as i16
+        };
+        for (h, rows) in [(16, 8), (128, 32), (512, 32)] {
+            for _ in 0..50 {
+                // Activations as the clipped layer gives them, weights of either sign.
+                let a: Vec<i16> = (0..h).map(|_| next(127).abs()).collect();
+                let w: Vec<i16> = (0..rows * h).map(|_| next(i64::from(i16::MAX))).collect();
+                let mut out = vec![0; rows];
+                dot_rows(&a, &w, &mut out);
+                for (r, &got) in out.iter().enumerate() {
+                    let want: i64 = (0..h)
+                        .map(|i| i64::from(a[i]) * i64::from(w[r * h + i]))
+                        .sum();
+                    assert_eq!(i64::from(got), want, "row {r} of {rows}, {h} wide");
+                }
             }
         }
     }
