@@ -24,12 +24,14 @@
 //! | `history.rs` | what a thread learns about quiet moves: killers, histories |
 //! | `node.rs` | what one node knows (bounds, depth, ply), its frame on the stack, `MAX_PLY` |
 //! | `control.rs` | what the threads share besides the table: the stop flag, the node count, the clock |
+//! | `eval_cache.rs` | a thread's cache of static scores by position key |
 //! | `tt.rs`, `presence.rs` | the shared transposition table, and the filter of the keys it may hold |
 //! | `time.rs` | the limits (the deepest among them) and the time each allows |
 //! | `pruning.rs` | the margins of pruning and reductions, by name, and the reduction table |
 //! | `score.rs` | scores, and wins and losses in so many plies |
 
 pub(crate) mod control;
+mod eval_cache;
 mod history;
 mod node;
 mod picker;

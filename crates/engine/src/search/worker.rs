@@ -15,6 +15,7 @@ use super::tt::{Bound, TranspositionTable};
 use crate::egdb::Tables;
 use crate::eval::network::accumulator::Accumulators;
 use crate::eval::Evaluator;
+use crate::search::eval_cache::EvalCache;
 use kroon_rules::board::draw::{is_repeated, DrawClock};
 use kroon_rules::board::movegen::{generate, has_capture};
 use kroon_rules::board::{Key, Move, Position};
@@ -78,6 +79,8 @@ pub struct Worker<'a> {
     /// A network's first layer along the path from the root, when the evaluation
     /// is a network: see [`Worker::evaluate`].
     accumulators: Option<Accumulators>,
+    /// Static scores of positions evaluated lately (see `eval_cache.rs`).
+    eval_cache: EvalCache,
     /// Keys of the game before the root and of the path from the root; the current
     /// node's key is last.
     keys: Vec<Key>,
@@ -137,6 +140,7 @@ impl<'a> Worker<'a> {
                 Evaluator::Network(net) => Some(Accumulators::new(Arc::clone(net), MAX_PLY + 2)),
                 _ => None,
             },
+            eval_cache: EvalCache::new(),
             keys,
             frames,
             histories: Histories::new(),
@@ -183,10 +187,16 @@ impl<'a> Worker<'a> {
     /// every piece: see `docs/learning.md` for what it gained.
     #[inline(always)]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        match &mut self.accumulators {
+        let key = pos.key();
+        if let Some(score) = self.eval_cache.get(key) {
+            return score;
+        }
+        let score = match &mut self.accumulators {
             Some(stack) => stack.evaluate(pos, ply),
             None => self.eval.evaluate(pos),
-        }
+        };
+        self.eval_cache.put(key, score);
+        score
     }
 
     /// The search moves to `pos` at `ply` (for the network's first layer).

@@ -93,8 +93,8 @@ impl Worker<'_> {
         mut best: Score,
     ) -> Score {
         for &mv in moves {
-            // Nothing below looks positions up: the key would be work for nothing.
-            let child = pos.play_unkeyed(mv);
+            // Keyed: the evaluation's cache looks the leaves up (`eval_cache.rs`).
+            let child = pos.play(mv);
             if offers_only && !has_capture(&child) {
                 continue;
             }
