@@ -36,6 +36,7 @@ impl EvalCache {
     #[inline(always)]
     pub fn get(&self, key: Key) -> Option<i32> {
         let slot = self.slots[Self::index(key)];
+        // An empty slot is 0, which would match a key whose upper bits are all zero.
         (slot & !0xFFFF == Self::check(key) && slot != 0).then_some(i32::from(slot as u16 as i16))
     }
 
