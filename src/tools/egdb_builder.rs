@@ -6,7 +6,8 @@
 //! or fewer men. A unit is solved in three passes over a byte per position:
 //!
 //! 1. Forward: each position's moves. A capture or promotion is looked up in the
-//!    smaller tables, unpacked whole for the unit (`smaller`); a successor in the
+//!    smaller tables, unpacked whole for the unit, those of fewer pieces with their
+//!    captures pending played out once a build (`smaller`); a successor in the
 //!    unit is only counted, from the position's bits (`quiet`). A position is won if
 //!    one successor is lost for the opponent, lost if it has no move or every
 //!    successor is won for the opponent, else it waits with its count of unknown
@@ -53,7 +54,7 @@ use crate::egdb::{Tables, Wdl};
 use checkpoint::Progress;
 use quiet::Staying;
 use rayon::prelude::*;
-use smaller::Smaller;
+use smaller::{Resolved, Smaller};
 use states::{final_value, DRAW, DRAW_MARK, INVALID, LOSS_NEW, MAX_COUNT, WIN_NEW};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -87,6 +88,7 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
         .collect();
     let total: u64 = units.iter().flatten().map(|m| m.size()).sum();
     let mut tables = Tables::empty(&config.dir);
+    let mut resolved = Resolved::default();
     let start = Instant::now();
     let (mut done, mut built) = (0u64, 0u64);
     for (number, unit) in units.iter().enumerate() {
@@ -105,7 +107,7 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
             slices.into_iter().for_each(|s| tables.insert(s));
             "kept (checksums good)".to_string()
         } else {
-            let (blocks, phases) = solve(unit, &tables, &config.dir)?;
+            let (blocks, phases) = solve(unit, &tables, &config.dir, &mut resolved)?;
             for (m, blocks) in unit.iter().zip(blocks) {
                 let path = file::write(&config.dir, *m, &blocks)?;
                 tables.insert(SliceFile::read(&path)?);
@@ -218,8 +220,6 @@ struct Unit<'a> {
     capture: Vec<Vec<AtomicU8>>,
     /// Whether pass 1 ran in this process and so filled [`Unit::capture`].
     capture_known: AtomicBool,
-    /// The slices moves out of the unit lead into, unpacked.
-    smaller: Smaller,
     /// A successor the smaller tables did not have: the build order is broken.
     missing: AtomicBool,
 }
@@ -238,11 +238,17 @@ const MIN_CHECKPOINT_WORK: Duration = Duration::from_secs(60);
 /// Solves a unit and returns each slice's compressed blocks, and how long each
 /// pass took. Its work in progress is saved in `dir` (see [`checkpoint`]) and
 /// taken up again if a checkpoint is there.
-fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved, String), String> {
+fn solve(
+    materials: &[Material],
+    tables: &Tables,
+    dir: &Path,
+    resolved: &mut Resolved,
+) -> Result<(Solved, String), String> {
     let start = Instant::now();
     let cpu_start = cpu_time();
     let saved_at = checkpoint::path(dir, materials);
-    let unit = Unit::new(materials, tables);
+    let unit = Unit::new(materials);
+    let mut resolving = String::new();
     let had_checkpoint = saved_at.exists();
     let resumed = checkpoint::load(&saved_at, materials, &unit.states, &unit.best_outside);
     let Progress {
@@ -255,8 +261,23 @@ fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved,
                 // A refused checkpoint may have filled some of the states.
                 unit.clear();
             }
+            // Only pass 1 moves out of the unit (the check reads what it found).
+            let before = resolved.work();
+            let smaller = Smaller::unpack(
+                tables,
+                &reached(materials, tables),
+                materials[0].pieces(),
+                resolved,
+            );
+            if resolved.work().0 > before.0 {
+                resolving = format!(
+                    ", {} of it resolving {} smaller slices",
+                    format_duration(resolved.work().1 - before.1),
+                    resolved.work().0 - before.0
+                );
+            }
             for slot in 0..materials.len() {
-                unit.forward(slot);
+                unit.forward(slot, &smaller);
             }
             unit.capture_known.store(true, Relaxed);
             if unit.missing.load(Relaxed) {
@@ -302,7 +323,7 @@ fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved,
             saved_at.display()
         ),
         None => format!(
-            "forward {} (CPU {})",
+            "forward {} (CPU {}{resolving})",
             format_duration(forward),
             cpu(cpu_start, cpu_forward)
         ),
@@ -317,7 +338,7 @@ fn solve(materials: &[Material], tables: &Tables, dir: &Path) -> Result<(Solved,
 }
 
 impl<'a> Unit<'a> {
-    fn new(materials: &'a [Material], tables: &'a Tables) -> Unit<'a> {
+    fn new(materials: &'a [Material]) -> Unit<'a> {
         Unit {
             materials,
             states: materials
@@ -333,7 +354,6 @@ impl<'a> Unit<'a> {
                 .map(|m| cells::zeroed(m.size().div_ceil(8) as usize))
                 .collect(),
             capture_known: AtomicBool::new(false),
-            smaller: Smaller::unpack(tables, &reached(materials, tables)),
             missing: AtomicBool::new(false),
         }
     }
@@ -369,15 +389,15 @@ impl<'a> Unit<'a> {
 
     /// The value of a successor (Black to move) outside the unit, for Black.
     #[inline]
-    fn outside(&self, child: &Position, below: &mut Vec<Vec<Move>>) -> Wdl {
-        self.smaller.probe(child, below, 0).unwrap_or_else(|| {
+    fn outside(&self, smaller: &Smaller, child: &Position, below: &mut Vec<Vec<Move>>) -> Wdl {
+        smaller.probe(child, below, 0).unwrap_or_else(|| {
             self.missing.store(true, Relaxed);
             Wdl::Draw
         })
     }
 
     /// Pass 1 over one slice.
-    fn forward(&self, slot: usize) {
+    fn forward(&self, slot: usize, smaller: &Smaller) {
         let m = self.materials[slot];
         let states = &self.states[slot];
         let best_outside = &self.best_outside[slot];
@@ -391,7 +411,7 @@ impl<'a> Unit<'a> {
                     let state = match cursor.position(index as u64) {
                         None => INVALID,
                         Some(pos) => {
-                            let (state, outside, captures) = self.first_state(&pos, below);
+                            let (state, outside, captures) = self.first_state(&pos, smaller, below);
                             let bits = file::encode(outside) << (2 * (index % 4));
                             if bits != 0 {
                                 best_outside[index / 4].fetch_or(bits, Relaxed);
@@ -411,11 +431,16 @@ impl<'a> Unit<'a> {
     /// whether a capture is pending. `below` holds lists of moves for the
     /// captures played out in the smaller slices, its first one this position's
     /// captures.
-    fn first_state(&self, pos: &Position, below: &mut Vec<Vec<Move>>) -> (u8, Wdl, bool) {
+    fn first_state(
+        &self,
+        pos: &Position,
+        smaller: &Smaller,
+        below: &mut Vec<Vec<Move>>,
+    ) -> (u8, Wdl, bool) {
         // The best of the moves out of the unit, for the side to move.
         let mut best = Wdl::Loss;
         let mut probe = |child: Position, below: &mut Vec<Vec<Move>>| {
-            best = best.max(self.outside(&child, below).negated());
+            best = best.max(self.outside(smaller, &child, below).negated());
             best != Wdl::Win
         };
         let captures = has_capture(pos);
@@ -620,9 +645,10 @@ mod tests {
         // smaller table.
         let tables = Tables::empty(Path::new("no tables"));
         let materials = ["0101".parse::<Material>().unwrap()];
+        let no_smaller = Smaller::unpack(&tables, &[], 2, &mut Resolved::default());
         let solved = || {
-            let unit = Unit::new(&materials, &tables);
-            unit.forward(0);
+            let unit = Unit::new(&materials);
+            unit.forward(0, &no_smaller);
             let mut parity = 0;
             while unit.round(parity) > 0 {
                 parity ^= 1;
@@ -667,11 +693,17 @@ mod tests {
             .iter()
             .map(|m| m.parse().unwrap())
             .collect();
-        let (fresh, _) = solve(&materials, &tables, &dir).unwrap();
+        let (fresh, _) = solve(&materials, &tables, &dir, &mut Resolved::default()).unwrap();
         // The same unit stopped after pass 1 and two rounds, its states saved.
-        let unit = Unit::new(&materials, &tables);
-        unit.forward(0);
-        unit.forward(1);
+        let unit = Unit::new(&materials);
+        let smaller = Smaller::unpack(
+            &tables,
+            &reached(&materials, &tables),
+            3,
+            &mut Resolved::default(),
+        );
+        unit.forward(0, &smaller);
+        unit.forward(1, &smaller);
         assert!(unit.round(0) > 0 && unit.round(1) > 0);
         let saved_at = checkpoint::path(&dir, &materials);
         unit.save(
@@ -681,7 +713,7 @@ mod tests {
                 parity: 0,
             },
         );
-        let (resumed, phases) = solve(&materials, &tables, &dir).unwrap();
+        let (resumed, phases) = solve(&materials, &tables, &dir, &mut Resolved::default()).unwrap();
         assert!(phases.starts_with("resumed after 2 rounds"), "{phases}");
         assert_eq!(resumed, fresh);
         // A damaged checkpoint (here cut short after its states were read into the
@@ -695,7 +727,7 @@ mod tests {
         );
         let bytes = std::fs::read(&saved_at).unwrap();
         std::fs::write(&saved_at, &bytes[..bytes.len() - 1]).unwrap();
-        let (rebuilt, phases) = solve(&materials, &tables, &dir).unwrap();
+        let (rebuilt, phases) = solve(&materials, &tables, &dir, &mut Resolved::default()).unwrap();
         assert!(phases.starts_with("forward"), "{phases}");
         assert_eq!(rebuilt, fresh);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -153,13 +153,22 @@ pub enum ProbeStart {
 impl ProbeStart {
     #[must_use]
     pub fn of(pos: &Position) -> ProbeStart {
+        match ProbeStart::of_turned(pos) {
+            ProbeStart::Quiet(_) if has_capture(pos) => ProbeStart::Captures,
+            start => start,
+        }
+    }
+
+    /// [`ProbeStart::of`] without the test for captures (never [`ProbeStart::Captures`]),
+    /// for tables that hold the values of positions with a capture pending too (the
+    /// builder's resolved smaller slices).
+    #[must_use]
+    pub fn of_turned(pos: &Position) -> ProbeStart {
         let side = pos.side_to_move();
         if pos.pieces(side).is_empty() {
             ProbeStart::Over(Wdl::Loss)
         } else if pos.pieces(side.opponent()).is_empty() {
             ProbeStart::Over(Wdl::Win)
-        } else if has_capture(pos) {
-            ProbeStart::Captures
         } else if side == Side::White {
             ProbeStart::Quiet(*pos)
         } else {
