@@ -209,6 +209,9 @@ pub fn units(pieces: u32) -> Vec<Vec<Material>> {
 struct Unit<'a> {
     materials: &'a [Material],
     states: Vec<Vec<AtomicU8>>,
+    /// Per slice, where positions decided and not yet passed back may lie (see
+    /// [`rounds`]).
+    fresh: Vec<Vec<AtomicU8>>,
     /// Per slice, the best of each position's moves out of the unit, as pass 1
     /// found it (a position with none has [`Wdl::Loss`], the value of having no
     /// move): two bits a position in the tables' own code ([`file::encode`]),
@@ -344,6 +347,10 @@ impl<'a> Unit<'a> {
             states: materials
                 .iter()
                 .map(|m| cells::zeroed(m.size() as usize))
+                .collect(),
+            fresh: materials
+                .iter()
+                .map(|m| rounds::all_fresh(m.size() as usize))
                 .collect(),
             best_outside: materials
                 .iter()
@@ -482,7 +489,7 @@ impl<'a> Unit<'a> {
 
     /// One round of pass 2: see [`rounds`].
     fn round(&self, parity: usize) -> u64 {
-        rounds::round(self.materials, &self.states, parity)
+        rounds::round(self.materials, &self.states, &self.fresh, parity)
     }
 
     /// Pass 3 over one slice: checks every value against its successors' and

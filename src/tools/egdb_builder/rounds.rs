@@ -14,6 +14,12 @@
 //! updates (a predecessor with a lost successor is won whatever its count says;
 //! its count cannot reach zero in the same round, since that successor was still
 //! counted), so the tables are the same as when they were applied at once.
+//!
+//! Most rounds decide few positions, scattered, yet each round read every state of
+//! the unit to find them: in a profile of the rounds that scan took more time than
+//! passing the values back. So a round also marks, a bit a parity for each block of
+//! [`FRESH_BLOCK`] positions, where it decided something (`fresh`), and the next
+//! round of that parity reads only the blocks marked.
 
 use super::states::{DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN_NEW};
 use crate::board::bitboard::{BitIter, ALL};
@@ -23,6 +29,20 @@ use crate::egdb::index::{Cursor, Material};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// Positions a byte of `fresh` marks: bit `parity` is set when one of them may
+/// have been decided in a round of that parity (or by pass 1, parity 0) and not yet
+/// passed back.
+pub const FRESH_BLOCK: usize = 64;
+
+/// The marks of `positions` positions, all set: every block read once in the first
+/// round of each parity (after pass 1, or a checkpoint whose marks are not kept).
+#[must_use]
+pub fn all_fresh(positions: usize) -> Vec<AtomicU8> {
+    (0..positions.div_ceil(FRESH_BLOCK))
+        .map(|_| AtomicU8::new(0b11))
+        .collect()
+}
 
 /// Targets per bucket, as a power of two: 4 MiB of states, which the processor's
 /// last-level cache holds beside the buffers being read.
@@ -51,7 +71,12 @@ struct Gathered {
 
 /// One round over a unit: passes the values decided in the last round (of this
 /// parity) back to their predecessors. Returns how many it passed.
-pub fn round(materials: &[Material], states: &[Vec<AtomicU8>], parity: usize) -> u64 {
+pub fn round(
+    materials: &[Material],
+    states: &[Vec<AtomicU8>],
+    fresh: &[Vec<AtomicU8>],
+    parity: usize,
+) -> u64 {
     let mut passed = 0;
     for (slot, &m) in materials.iter().enumerate() {
         // A quiet move keeps the material, which the flip swaps.
@@ -59,22 +84,28 @@ pub fn round(materials: &[Material], states: &[Vec<AtomicU8>], parity: usize) ->
             .iter()
             .position(|&x| x == m.swapped())
             .expect("a unit holds each slice's twin");
-        passed += round_over(m, &states[slot], &states[before], parity);
+        let sources = (&states[slot][..], &fresh[slot][..]);
+        passed += round_over(m, sources, (&states[before], &fresh[before]), parity);
     }
     passed
 }
 
 /// [`round`] for the positions of one slice (`m`), whose predecessors are in
-/// `targets`.
-fn round_over(m: Material, sources: &[AtomicU8], targets: &[AtomicU8], parity: usize) -> u64 {
-    let buckets = targets.len().div_ceil(1 << BUCKET_BITS);
-    let tasks = sources.len().div_ceil(TASK);
+/// `targets`: each their states and marks.
+fn round_over(
+    m: Material,
+    sources: (&[AtomicU8], &[AtomicU8]),
+    targets: (&[AtomicU8], &[AtomicU8]),
+    parity: usize,
+) -> u64 {
+    let buckets = targets.0.len().div_ceil(1 << BUCKET_BITS);
+    let tasks = sources.0.len().div_ceil(TASK);
     let (mut passed, mut pending, mut updates) = (0, Vec::new(), 0);
     for first in (0..tasks).step_by(GROUP) {
         let group: Vec<Gathered> = (first..(first + GROUP).min(tasks))
             .into_par_iter()
             .map(|task| {
-                let range = task * TASK..((task + 1) * TASK).min(sources.len());
+                let range = task * TASK..((task + 1) * TASK).min(sources.0.len());
                 gather(m, sources, range, parity, buckets)
             })
             .collect();
@@ -93,10 +124,11 @@ fn round_over(m: Material, sources: &[AtomicU8], targets: &[AtomicU8], parity: u
 }
 
 /// Marks the positions of `range` decided in the last round as done, and writes
-/// down the update each gives each predecessor.
+/// down the update each gives each predecessor. `range` starts on a block of
+/// [`FRESH_BLOCK`].
 fn gather(
     m: Material,
-    sources: &[AtomicU8],
+    (sources, fresh): (&[AtomicU8], &[AtomicU8]),
     range: Range<usize>,
     parity: usize,
     buckets: usize,
@@ -108,7 +140,17 @@ fn gather(
     let mut cursor = Cursor::new(m);
     let before_index = Cursor::new(m.swapped());
     let mask = (1u64 << BUCKET_BITS) - 1;
-    for index in range {
+    let bit = 1 << parity;
+    let blocks = range.start / FRESH_BLOCK..range.end.div_ceil(FRESH_BLOCK);
+    let marked = blocks.filter(|&block| {
+        // Only this task reads or writes these marks during the gathering.
+        let marks = fresh[block].load(Relaxed);
+        fresh[block].store(marks & !bit, Relaxed);
+        marks & bit != 0
+    });
+    let indices =
+        marked.flat_map(|block| block * FRESH_BLOCK..((block + 1) * FRESH_BLOCK).min(range.end));
+    for index in indices {
         let state = sources[index].load(Relaxed);
         let won = state == WIN_NEW[parity];
         if !won && state != LOSS_NEW[parity] {
@@ -135,15 +177,18 @@ fn gather(
     out
 }
 
-/// Applies the updates written down, each bucket by one thread.
-fn apply(pending: &[Vec<Vec<u32>>], targets: &[AtomicU8], next: usize) {
+/// Applies the updates written down, each bucket by one thread (with the marks of
+/// its blocks: a bucket holds whole blocks).
+fn apply(pending: &[Vec<Vec<u32>>], (targets, fresh): (&[AtomicU8], &[AtomicU8]), next: usize) {
     if pending.is_empty() {
         return;
     }
+    let bit = 1 << next;
     targets
         .par_chunks(1 << BUCKET_BITS)
+        .zip(fresh.par_chunks((1 << BUCKET_BITS) / FRESH_BLOCK))
         .enumerate()
-        .for_each(|(bucket, cells)| {
+        .for_each(|(bucket, (cells, marks))| {
             for task in pending {
                 for &u in &task[bucket] {
                     let cell = &cells[(u >> 1) as usize];
@@ -167,6 +212,10 @@ fn apply(pending: &[Vec<Vec<u32>>], targets: &[AtomicU8], next: usize) {
                         c - 1
                     };
                     cell.store(new, Relaxed);
+                    if new == WIN_NEW[next] || new == LOSS_NEW[next] {
+                        let mark = &marks[(u >> 1) as usize / FRESH_BLOCK];
+                        mark.store(mark.load(Relaxed) | bit, Relaxed);
+                    }
                 }
             }
         });
