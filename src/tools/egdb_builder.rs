@@ -88,7 +88,7 @@ pub fn build(config: &BuildConfig) -> Result<Tables, String> {
         .collect();
     let total: u64 = units.iter().flatten().map(|m| m.size()).sum();
     let mut tables = Tables::empty(&config.dir);
-    let mut resolved = Resolved::default();
+    let mut resolved = Resolved::for_build(config.pieces);
     let start = Instant::now();
     let (mut done, mut built) = (0u64, 0u64);
     for (number, unit) in units.iter().enumerate() {
@@ -316,6 +316,11 @@ fn solve(
     let solved = (0..materials.len())
         .map(|slot| unit.check(slot))
         .collect::<Result<Solved, String>>()?;
+    for (slot, &m) in materials.iter().enumerate() {
+        if resolved.wants(m) {
+            resolved.keep(m, unit.values(slot));
+        }
+    }
     let check = start.elapsed() - forward - backward;
     let cpu = |from: Duration, to: Duration| format_duration(to.saturating_sub(from));
     let cpu_check = cpu(cpu_backward, cpu_time());
@@ -490,6 +495,29 @@ impl<'a> Unit<'a> {
     /// One round of pass 2: see [`rounds`].
     fn round(&self, parity: usize) -> u64 {
         rounds::round(self.materials, &self.states, &self.fresh, parity)
+    }
+
+    /// Every final value of one slice, four a byte as in a file's blocks (a capture
+    /// pending's too, which a file does not hold; an invalid index's as a draw).
+    fn values(&self, slot: usize) -> Vec<u8> {
+        /// Bytes one task packs.
+        const TASK_BYTES: usize = 1 << 16;
+        let states = &self.states[slot];
+        let mut values = vec![0u8; states.len().div_ceil(4)];
+        values
+            .par_chunks_mut(TASK_BYTES)
+            .enumerate()
+            .for_each(|(task, bytes)| {
+                let first = task * TASK_BYTES * 4;
+                for (at, byte) in bytes.iter_mut().enumerate() {
+                    let four = &states[first + 4 * at..(first + 4 * at + 4).min(states.len())];
+                    *byte = four.iter().enumerate().fold(0, |b, (k, state)| {
+                        let value = final_value(state.load(Relaxed)).unwrap_or(Wdl::Draw);
+                        b | file::encode(value) << (2 * k)
+                    });
+                }
+            });
+        values
     }
 
     /// Pass 3 over one slice: checks every value against its successors' and

@@ -42,10 +42,14 @@ pub struct Smaller {
 }
 
 /// The slices resolved so far in a build, kept from unit to unit (each is resolved
-/// once, then shared): by [`Material::slot`].
+/// once, then shared): by [`Material::slot`]. A slice built in the same process is
+/// taken from its unit's final states, which hold every value already.
 #[derive(Default)]
 pub struct Resolved {
     slices: Vec<Option<Arc<Vec<u8>>>>,
+    /// Slices of fewer pieces than this are kept when their unit is built (the
+    /// build's larger units capture into them).
+    keep_below: u32,
     /// How many slices were resolved so far, and the wall time it took.
     work: (usize, Duration),
 }
@@ -120,6 +124,28 @@ impl Smaller {
 }
 
 impl Resolved {
+    /// For a build of up to `pieces` pieces.
+    pub fn for_build(pieces: u32) -> Resolved {
+        Resolved {
+            keep_below: pieces,
+            ..Resolved::default()
+        }
+    }
+
+    /// Whether slice `m`, just built, should be kept (see [`Resolved::keep`]).
+    pub fn wants(&self, m: Material) -> bool {
+        m.pieces() < self.keep_below
+    }
+
+    /// Keeps the values of slice `m` (every position's, four a byte as in a
+    /// file's blocks), built in this process.
+    pub fn keep(&mut self, m: Material, values: Vec<u8>) {
+        if self.slices.is_empty() {
+            self.slices = (0..Material::SLOTS).map(|_| None).collect();
+        }
+        self.slices[m.slot()] = Some(Arc::new(values));
+    }
+
     /// How many slices were resolved so far, and the wall time it took.
     pub fn work(&self) -> (usize, Duration) {
         self.work
@@ -236,10 +262,11 @@ fn value_at(values: &[u8], index: u64) -> Wdl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::egdb_builder::{build, BuildConfig};
+    use crate::tools::egdb_builder::{build, solve, units, BuildConfig};
 
     #[test]
-    fn a_resolved_slice_holds_what_the_reader_plays_out_for_a_capture_pending() {
+    fn a_resolved_slice_holds_what_the_reader_plays_out_for_a_capture_pending_and_so_does_a_kept_one(
+    ) {
         let dir = std::env::temp_dir().join(format!("kroon-egdb-resolved-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let tables = build(&BuildConfig {
@@ -273,6 +300,27 @@ mod tests {
         }
         // Both kinds were there to compare.
         assert!(captures > 1000 && quiet > 1000, "{captures} {quiet}");
+
+        // The same slices kept from their units' final states when built in the
+        // process hold the same value at every valid index.
+        let mut kept = Resolved::for_build(4);
+        for unit in units(3).iter().filter(|u| u[0].pieces() == 3) {
+            solve(unit, &tables, &dir, &mut kept).unwrap();
+        }
+        for m in Material::all_with(3) {
+            let from_states = kept.slices[m.slot()].clone().expect("kept");
+            let from_file = Resolved::default().get_or_resolve(&tables, m).unwrap();
+            let mut cursor = Cursor::new(m);
+            for index in 0..m.size() {
+                if cursor.position(index).is_some() {
+                    assert_eq!(
+                        value_at(&from_states, index),
+                        value_at(&from_file, index),
+                        "{m} {index}"
+                    );
+                }
+            }
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
