@@ -126,8 +126,8 @@ impl Endgame {
 }
 
 /// What building the tables a front end misses takes, from the README's measured
-/// figures (2-5 pieces from nothing in 15-16 minutes on 2-core machines).
-const BUILD_HINT: &str = "build them (2-5 pieces, 71 MB, about 10 minutes on two cores) with: \
+/// figures (2-5 pieces from nothing in 4 min 54 s on an idle 2-core machine).
+const BUILD_HINT: &str = "build them (2-5 pieces, 71 MB, about 5 minutes on two cores) with: \
                           kroon egdb build --pieces 5";
 
 /// The hint of [`Endgame::say_if_missing`] was given in this process.
