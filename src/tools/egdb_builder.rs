@@ -264,31 +264,7 @@ fn solve(
                 // A refused checkpoint may have filled some of the states.
                 unit.clear();
             }
-            // Only pass 1 moves out of the unit (the check reads what it found).
-            let before = resolved.work();
-            let smaller = Smaller::unpack(
-                tables,
-                &reached(materials, tables),
-                materials[0].pieces(),
-                resolved,
-            );
-            if resolved.work().0 > before.0 {
-                resolving = format!(
-                    ", {} of it resolving {} smaller slices",
-                    format_duration(resolved.work().1 - before.1),
-                    resolved.work().0 - before.0
-                );
-            }
-            for slot in 0..materials.len() {
-                unit.forward(slot, &smaller);
-            }
-            unit.capture_known.store(true, Relaxed);
-            if unit.missing.load(Relaxed) {
-                return Err(format!(
-                    "slice {}: a smaller slice is missing (build smaller slices first)",
-                    materials[0]
-                ));
-            }
+            resolving = unit.first_pass(tables, resolved)?;
             let progress = Progress {
                 rounds: 0,
                 parity: 0,
@@ -368,6 +344,40 @@ impl<'a> Unit<'a> {
             capture_known: AtomicBool::new(false),
             missing: AtomicBool::new(false),
         }
+    }
+
+    /// Pass 1 over every slice of the unit, with the smaller slices unpacked for
+    /// it (only pass 1 moves out of the unit: the check reads what it found).
+    /// Returns what resolving smaller slices took, for the progress line.
+    fn first_pass(&self, tables: &Tables, resolved: &mut Resolved) -> Result<String, String> {
+        let before = resolved.work();
+        let smaller = Smaller::unpack(
+            tables,
+            &reached(self.materials, tables),
+            self.materials[0].pieces(),
+            resolved,
+        );
+        let (count, took) = resolved.work();
+        let resolving = if count > before.0 {
+            format!(
+                ", {} of it resolving {} smaller slices",
+                format_duration(took - before.1),
+                count - before.0
+            )
+        } else {
+            String::new()
+        };
+        for slot in 0..self.materials.len() {
+            self.forward(slot, &smaller);
+        }
+        self.capture_known.store(true, Relaxed);
+        if self.missing.load(Relaxed) {
+            return Err(format!(
+                "slice {}: a smaller slice is missing (build smaller slices first)",
+                self.materials[0]
+            ));
+        }
+        Ok(resolving)
     }
 
     /// Every state and outside value back to zero, as [`Unit::new`] made them.
