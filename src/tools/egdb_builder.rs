@@ -792,7 +792,7 @@ mod tests {
     // needed give the same values, and damage is found either way.
 
     /// Tables of up to 3 pieces in a folder of their own.
-    fn built(name: &str) -> PathBuf {
+    pub(super) fn built(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("kroon-egdb-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         build(&BuildConfig {

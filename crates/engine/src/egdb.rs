@@ -153,26 +153,27 @@ pub enum ProbeStart {
 impl ProbeStart {
     #[must_use]
     pub fn of(pos: &Position) -> ProbeStart {
-        match ProbeStart::of_turned(pos) {
-            ProbeStart::Quiet(_) if has_capture(pos) => ProbeStart::Captures,
-            start => start,
+        match ProbeStart::turned(pos) {
+            Err(over) => ProbeStart::Over(over),
+            Ok(_) if has_capture(pos) => ProbeStart::Captures,
+            Ok(turned) => ProbeStart::Quiet(turned),
         }
     }
 
-    /// [`ProbeStart::of`] without the test for captures (never [`ProbeStart::Captures`]),
-    /// for tables that hold the values of positions with a capture pending too (the
-    /// builder's resolved smaller slices).
-    #[must_use]
-    pub fn of_turned(pos: &Position) -> ProbeStart {
+    /// [`ProbeStart::of`] without the test for captures: the position turned so that
+    /// White is to move, or the value of a game that is over. For tables that hold
+    /// the values of positions with a capture pending too (the builder's resolved
+    /// smaller slices).
+    pub fn turned(pos: &Position) -> Result<Position, Wdl> {
         let side = pos.side_to_move();
         if pos.pieces(side).is_empty() {
-            ProbeStart::Over(Wdl::Loss)
+            Err(Wdl::Loss)
         } else if pos.pieces(side.opponent()).is_empty() {
-            ProbeStart::Over(Wdl::Win)
+            Err(Wdl::Win)
         } else if side == Side::White {
-            ProbeStart::Quiet(*pos)
+            Ok(*pos)
         } else {
-            ProbeStart::Quiet(pos.flipped_unkeyed())
+            Ok(pos.flipped_unkeyed())
         }
     }
 }

@@ -44,7 +44,6 @@ pub struct Smaller {
 /// The slices resolved so far in a build, kept from unit to unit (each is resolved
 /// once, then shared): by [`Material::slot`]. A slice built in the same process is
 /// taken from its unit's final states, which hold every value already.
-#[derive(Default)]
 pub struct Resolved {
     slices: Vec<Option<Arc<Vec<u8>>>>,
     /// Slices of fewer pieces than this are kept when their unit is built (the
@@ -94,7 +93,7 @@ impl Smaller {
     /// (a capture pending played out), or None when a slice is missing. `moves`
     /// holds a list of moves for each depth of captures.
     pub fn probe(&self, pos: &Position, moves: &mut Vec<Vec<Move>>, depth: usize) -> Option<Wdl> {
-        let turned = match turned(pos) {
+        let turned = match ProbeStart::turned(pos) {
             Ok(turned) => turned,
             Err(over) => return Some(over),
         };
@@ -123,12 +122,20 @@ impl Smaller {
     }
 }
 
+impl Default for Resolved {
+    /// None resolved, none kept.
+    fn default() -> Resolved {
+        Resolved::for_build(0)
+    }
+}
+
 impl Resolved {
     /// For a build of up to `pieces` pieces.
     pub fn for_build(pieces: u32) -> Resolved {
         Resolved {
+            slices: (0..Material::SLOTS).map(|_| None).collect(),
             keep_below: pieces,
-            ..Resolved::default()
+            work: (0, Duration::ZERO),
         }
     }
 
@@ -140,9 +147,6 @@ impl Resolved {
     /// Keeps the values of slice `m` (every position's, four a byte as in a
     /// file's blocks), built in this process.
     pub fn keep(&mut self, m: Material, values: Vec<u8>) {
-        if self.slices.is_empty() {
-            self.slices = (0..Material::SLOTS).map(|_| None).collect();
-        }
         self.slices[m.slot()] = Some(Arc::new(values));
     }
 
@@ -155,9 +159,6 @@ impl Resolved {
     /// of fewer pieces first, which its captures lead into), or None if `tables`
     /// lacks it or a slice its captures lead into.
     fn get_or_resolve(&mut self, tables: &Tables, m: Material) -> Option<Arc<Vec<u8>>> {
-        if self.slices.is_empty() {
-            self.slices = (0..Material::SLOTS).map(|_| None).collect();
-        }
         if let Some(values) = &self.slices[m.slot()] {
             return Some(Arc::clone(values));
         }
@@ -211,23 +212,13 @@ impl Resolved {
     /// The value of a position with fewer pieces than the slices being resolved,
     /// for the side to move.
     fn value(&self, pos: &Position) -> Option<Wdl> {
-        let turned = match turned(pos) {
+        let turned = match ProbeStart::turned(pos) {
             Ok(turned) => turned,
             Err(over) => return Some(over),
         };
         let m = Material::of(&turned);
         let values = self.slices.get(m.slot())?.as_ref()?;
         Some(value_at(values, m.index(&turned)))
-    }
-}
-
-/// A position turned so that White is to move, or the value of a game that is
-/// over: [`ProbeStart`] without its test for captures.
-fn turned(pos: &Position) -> Result<Position, Wdl> {
-    match ProbeStart::of_turned(pos) {
-        ProbeStart::Over(value) => Err(value),
-        ProbeStart::Quiet(turned) => Ok(turned),
-        ProbeStart::Captures => unreachable!("no test for captures was asked for"),
     }
 }
 
@@ -262,20 +253,14 @@ fn value_at(values: &[u8], index: u64) -> Wdl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::egdb_builder::{build, solve, units, BuildConfig};
+    use crate::tools::egdb_builder::tests::built;
+    use crate::tools::egdb_builder::{solve, units};
 
     #[test]
     fn a_resolved_slice_holds_what_the_reader_plays_out_for_a_capture_pending_and_so_does_a_kept_one(
     ) {
-        let dir = std::env::temp_dir().join(format!("kroon-egdb-resolved-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let tables = build(&BuildConfig {
-            dir: dir.clone(),
-            pieces: 3,
-            progress: false,
-            only: None,
-        })
-        .unwrap();
+        let dir = built("resolved");
+        let tables = Tables::open(&dir, 3).unwrap();
         let three = Material::all_with(3);
         let smaller = Smaller::unpack(&tables, &three, 4, &mut Resolved::default());
         let mut moves = Vec::new();
