@@ -42,22 +42,22 @@ mod quiet;
 mod rounds;
 mod smaller;
 mod states;
+mod successors;
 pub mod verify;
 
 use super::progress::{cpu_time, format_duration};
-use crate::board::bitboard::BitIter;
 use crate::board::movegen::{generate_captures, has_capture};
 use crate::board::{Move, Position};
 use crate::egdb::file::{self, SliceFile, BLOCK_POSITIONS};
-use crate::egdb::index::{Cursor, KingMoves, Material};
+use crate::egdb::index::{Cursor, Material};
 use crate::egdb::{Tables, Wdl};
 use checkpoint::Progress;
-use quiet::Staying;
 use rayon::prelude::*;
 use smaller::{Resolved, Smaller};
 use states::{final_value, DRAW, DRAW_MARK, INVALID, LOSS_NEW, MAX_COUNT, WIN_NEW};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// What to build.
@@ -221,6 +221,9 @@ struct Unit<'a> {
     /// is pending, so that the check need not look for captures again; not in
     /// the checkpoint, so a resumed unit's check looks for them itself.
     capture: Vec<Vec<AtomicU8>>,
+    /// Per slice, what the rounds weigh (see [`rounds`]), counted before the
+    /// first round this process runs.
+    tallies: OnceLock<Vec<rounds::Tally>>,
     /// Whether pass 1 ran in this process and so filled [`Unit::capture`].
     capture_known: AtomicBool,
     /// A successor the smaller tables did not have: the build order is broken.
@@ -313,9 +316,10 @@ fn solve(
         ),
     };
     let phases = format!(
-        "{first}, {rounds} rounds back {} (CPU {}), check {} (CPU {cpu_check})",
+        "{first}, {rounds} rounds back {} (CPU {}{}), check {} (CPU {cpu_check})",
         format_duration(backward),
         cpu(cpu_forward, cpu_backward),
+        unit.pulled_note(),
         format_duration(check),
     );
     Ok((solved, phases))
@@ -341,6 +345,7 @@ impl<'a> Unit<'a> {
                 .iter()
                 .map(|m| cells::zeroed(m.size().div_ceil(8) as usize))
                 .collect(),
+            tallies: OnceLock::new(),
             capture_known: AtomicBool::new(false),
             missing: AtomicBool::new(false),
         }
@@ -504,7 +509,37 @@ impl<'a> Unit<'a> {
 
     /// One round of pass 2: see [`rounds`].
     fn round(&self, parity: usize) -> u64 {
-        rounds::round(self.materials, &self.states, &self.fresh, parity)
+        self.round_with(parity, rounds::PULL_PER_LOSS)
+    }
+
+    /// [`Unit::round`], looking forward for wins when a slice has at most
+    /// `pull_per_loss` undecided positions per loss to pass back to it.
+    fn round_with(&self, parity: usize, pull_per_loss: u64) -> u64 {
+        let tallies = self.tallies();
+        let states = (&self.states[..], &self.fresh[..]);
+        rounds::round(self.materials, states, tallies, (parity, pull_per_loss))
+    }
+
+    fn tallies(&self) -> &[rounds::Tally] {
+        self.tallies.get_or_init(|| {
+            self.states
+                .iter()
+                .map(|s| rounds::Tally::count(s))
+                .collect()
+        })
+    }
+
+    /// Positions the rounds made won by looking forward.
+    fn pulled(&self) -> u64 {
+        self.tallies().iter().map(|t| t.pulled.load(Relaxed)).sum()
+    }
+
+    /// [`Unit::pulled`] for the progress line, when there are any.
+    fn pulled_note(&self) -> String {
+        match self.pulled() {
+            0 => String::new(),
+            n => format!(", {n} won looking forward"),
+        }
     }
 
     /// Every final value of one slice, four a byte as in a file's blocks (a capture
@@ -570,14 +605,14 @@ impl<'a> Unit<'a> {
                     let recomputed = if capture || outside == Wdl::Win {
                         outside
                     } else if value == Wdl::Win
-                        && self.wins_inside(&pos, (&after, after_states), &mut inside)
+                        && successors::wins_inside(&pos, (&after, after_states), &mut inside)
                     {
                         // One successor lost for the opponent proves the win: the
                         // others cannot raise the best above it.
                         Wdl::Win
                     } else {
                         let unit = (&after, after_states.as_slice());
-                        outside.max(self.best_inside(&pos, unit, &mut inside))
+                        outside.max(successors::best_inside(&pos, unit, &mut inside))
                     };
                     if recomputed != value && bad.fetch_add(1, Relaxed) == 0 {
                         log::error!("egdb: {} is not {value}", pos.to_fen());
@@ -598,84 +633,6 @@ impl<'a> Unit<'a> {
                 "slice {m}: {n} positions disagree with their successors (see the log)"
             )),
         }
-    }
-
-    /// Whether one of a position's moves within the unit leads to a position lost
-    /// for the opponent, stopping at the first: a won value needs only that one,
-    /// while a drawn or lost one needs every successor (see [`Self::best_inside`]).
-    /// Each step's successors (a king's whole ray) are indexed before their states
-    /// are loaded, so that the processor fetches those together.
-    fn wins_inside(
-        &self,
-        pos: &Position,
-        (after, states): (&Cursor, &[AtomicU8]),
-        inside: &mut Vec<usize>,
-    ) -> bool {
-        let king_moves = (pos.king_bits() != 0).then(|| after.king_moves(&pos.flipped_unkeyed()));
-        let mut found = false;
-        quiet::for_each_staying(pos, |step| {
-            if found {
-                return;
-            }
-            inside.clear();
-            successors_of(pos, step, (after, king_moves.as_ref()), inside);
-            found = inside
-                .iter()
-                .any(|&at| final_value(states[at].load(Relaxed)) == Some(Wdl::Loss));
-        });
-        found
-    }
-
-    /// The best a position's moves within the unit give it, from their final
-    /// values: they are in `after`'s slice, with those states (a position with no
-    /// such move gets [`Wdl::Loss`], the value of having none).
-    fn best_inside(
-        &self,
-        pos: &Position,
-        (after, states): (&Cursor, &[AtomicU8]),
-        inside: &mut Vec<usize>,
-    ) -> Wdl {
-        inside.clear();
-        let king_moves = (pos.king_bits() != 0).then(|| after.king_moves(&pos.flipped_unkeyed()));
-        quiet::for_each_staying(pos, |step| {
-            successors_of(pos, step, (after, king_moves.as_ref()), inside);
-        });
-        // Their states are loaded one after another without waiting, so the
-        // processor fetches them from memory together.
-        inside
-            .iter()
-            .map(|&at| {
-                final_value(states[at].load(Relaxed))
-                    .unwrap_or(Wdl::Draw)
-                    .negated()
-            })
-            .max()
-            .unwrap_or(Wdl::Loss)
-    }
-}
-
-/// Appends the indices, in `after`'s slice, of the successors one step of `pos`
-/// within the unit reaches: a man's step, or a king's whole ray. A king's move,
-/// seen from the side to move after it, moved a black king: `king_moves` indexes
-/// those without re-ranking the men (present when `pos` has kings).
-#[inline]
-fn successors_of(
-    pos: &Position,
-    step: Staying,
-    (after, king_moves): (&Cursor, Option<&KingMoves>),
-    inside: &mut Vec<usize>,
-) {
-    // The flip turns bit n into bit 53 - n.
-    let flip = |bits: u64| bits.reverse_bits() >> 10;
-    match (step, king_moves) {
-        (Staying::King(from, to), Some(k)) => {
-            let slide = k.black_king_from(flip(1 << from));
-            inside.extend(BitIter(flip(to)).map(|to| slide.to(1 << to) as usize));
-        }
-        (Staying::Man(mv), _) => {
-            inside.push(after.index(&pos.play_unkeyed(mv).flipped_unkeyed()) as usize);
-        }
-        (Staying::King(..), None) => unreachable!("a king moved"),
     }
 }
 
@@ -721,6 +678,41 @@ mod tests {
                 "{refused}"
             );
         }
+    }
+
+    #[test]
+    fn looking_forward_for_wins_gives_the_values_passing_losses_back_gives() {
+        // Three kings against one and two men against one king: lopsided units,
+        // where the losses to pass back soon outnumber the undecided positions.
+        let dir = built("pull");
+        let tables = Tables::open(&dir, 3).unwrap();
+        for unit in [["0103", "0301"], ["0120", "2001"]] {
+            let materials: Vec<Material> = unit.iter().map(|m| m.parse().unwrap()).collect();
+            let smaller = Smaller::unpack(
+                &tables,
+                &reached(&materials, &tables),
+                4,
+                &mut Resolved::default(),
+            );
+            let solved = |pull_per_loss| {
+                let unit = Unit::new(&materials);
+                unit.forward(0, &smaller);
+                unit.forward(1, &smaller);
+                let mut parity = 0;
+                while unit.round_with(parity, pull_per_loss) > 0 {
+                    parity ^= 1;
+                }
+                assert!((0..2).all(|slot| unit.check(slot).is_ok()));
+                let values: Vec<_> = (0..2).map(|slot| unit.values(slot)).collect();
+                (values, unit.pulled())
+            };
+            let (pushed, none) = solved(0);
+            let (pulled, some) = solved(u64::MAX);
+            assert_eq!(none, 0);
+            assert!(some > 0, "{unit:?}: no win found looking forward");
+            assert!(pulled == pushed, "{unit:?}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

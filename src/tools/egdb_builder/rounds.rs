@@ -20,15 +20,24 @@
 //! passing the values back. So a round also marks, a bit a parity for each block of
 //! [`FRESH_BLOCK`] positions, where it decided something (`fresh`), and the next
 //! round of that parity reads only the blocks marked.
+//!
+//! Where one side is much stronger, most of the updates a loss passes back find
+//! their predecessor won already (by a capture in pass 1, or by another lost
+//! successor): in a 5-piece unit of four kings against one, 96% of them. So each
+//! round weighs, slice by slice, the losses to pass back against the positions
+//! still undecided in their twin ([`Tally`]); when those are fewer it looks
+//! forward instead, from each undecided position to its successors, and stops at
+//! the first lost one ([`pull_wins`]). The wins found are the same either way.
 
 use super::states::{DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN_NEW};
+use super::successors::wins_inside;
 use crate::board::bitboard::{BitIter, ALL};
 use crate::board::movegen::look;
 use crate::board::{Position, Side};
 use crate::egdb::index::{Cursor, Material};
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Positions a byte of `fresh` marks: bit `parity` is set when one of them may
 /// have been decided in a round of that parity (or by pass 1, parity 0) and not yet
@@ -42,6 +51,49 @@ pub fn all_fresh(positions: usize) -> Vec<AtomicU8> {
     (0..positions.div_ceil(FRESH_BLOCK))
         .map(|_| AtomicU8::new(0b11))
         .collect()
+}
+
+/// A round looks forward for a slice's wins rather than passing its twin's losses
+/// back when the slice has at most this many undecided positions per loss: in
+/// the units measured, looking forward from an undecided position cost about half
+/// of passing a loss back to all its predecessors, and the ratios 1 and 2 did
+/// alike (the README's endgame tables section has the figures).
+pub const PULL_PER_LOSS: u64 = 1;
+
+/// What a round weighs to choose how a slice's losses reach their predecessors:
+/// per slice, the positions not yet decided, and the losses decided and not yet
+/// passed back, by parity.
+pub struct Tally {
+    undecided: AtomicU64,
+    losses: [AtomicU64; 2],
+    /// Positions made won by looking forward, for the progress line.
+    pub pulled: AtomicU64,
+}
+
+impl Tally {
+    /// Counted from a slice's states (after pass 1, or a checkpoint).
+    #[must_use]
+    pub fn count(states: &[AtomicU8]) -> Tally {
+        let (undecided, even, odd) = states
+            .par_chunks(TASK)
+            .map(|cells| {
+                cells.iter().fold((0, 0, 0), |(u, e, o), c| {
+                    let c = c.load(Relaxed);
+                    let is = |x: u8| u64::from(c == x);
+                    (
+                        u + u64::from(c < DECIDED),
+                        e + is(LOSS_NEW[0]),
+                        o + is(LOSS_NEW[1]),
+                    )
+                })
+            })
+            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        Tally {
+            undecided: AtomicU64::new(undecided),
+            losses: [AtomicU64::new(even), AtomicU64::new(odd)],
+            pulled: AtomicU64::new(0),
+        }
+    }
 }
 
 /// Targets per bucket, as a power of two: 4 MiB of states, which the processor's
@@ -73,9 +125,9 @@ struct Gathered {
 /// parity) back to their predecessors. Returns how many it passed.
 pub fn round(
     materials: &[Material],
-    states: &[Vec<AtomicU8>],
-    fresh: &[Vec<AtomicU8>],
-    parity: usize,
+    (states, fresh): (&[Vec<AtomicU8>], &[Vec<AtomicU8>]),
+    tallies: &[Tally],
+    (parity, pull_per_loss): (usize, u64),
 ) -> u64 {
     let mut passed = 0;
     for (slot, &m) in materials.iter().enumerate() {
@@ -84,19 +136,69 @@ pub fn round(
             .iter()
             .position(|&x| x == m.swapped())
             .expect("a unit holds each slice's twin");
+        let losses = tallies[slot].losses[parity].swap(0, Relaxed);
+        let undecided = tallies[before].undecided.load(Relaxed);
+        let pull = losses > 0 && undecided <= losses.saturating_mul(pull_per_loss);
         let sources = (&states[slot][..], &fresh[slot][..]);
-        passed += round_over(m, sources, (&states[before], &fresh[before]), parity);
+        let targets = (&states[before][..], &fresh[before][..]);
+        passed += round_over(m, sources, (targets, &tallies[before]), (parity, pull));
+        if pull {
+            let won = pull_wins(m.swapped(), targets, sources.0, 1 - parity);
+            tallies[before].undecided.fetch_sub(won, Relaxed);
+            tallies[before].pulled.fetch_add(won, Relaxed);
+        }
     }
     passed
 }
 
+/// The undecided positions of a slice (`m`, with `targets`' states and marks)
+/// that a move within the unit takes to a lost position (in `sources`), made won
+/// in a round of parity `next`: what the losses in `sources` would have passed
+/// back, looked for from the other end. Returns how many it made won.
+fn pull_wins(
+    m: Material,
+    (targets, fresh): (&[AtomicU8], &[AtomicU8]),
+    sources: &[AtomicU8],
+    next: usize,
+) -> u64 {
+    let bit = 1 << next;
+    targets
+        .par_chunks(TASK)
+        .zip(fresh.par_chunks(TASK / FRESH_BLOCK))
+        .enumerate()
+        .map(|(task, (cells, marks))| {
+            let mut cursor = Cursor::new(m);
+            let after = Cursor::new(m.swapped());
+            let (mut inside, mut won) = (Vec::new(), 0);
+            for (at, cell) in cells.iter().enumerate() {
+                if cell.load(Relaxed) >= DECIDED {
+                    continue;
+                }
+                let pos = cursor
+                    .position((task * TASK + at) as u64)
+                    .expect("undecided positions are valid");
+                if wins_inside(&pos, (&after, sources), &mut inside) {
+                    cell.store(WIN_NEW[next], Relaxed);
+                    // Only this task reads or writes these marks now.
+                    let mark = &marks[at / FRESH_BLOCK];
+                    mark.store(mark.load(Relaxed) | bit, Relaxed);
+                    won += 1;
+                }
+            }
+            won
+        })
+        .sum()
+}
+
 /// [`round`] for the positions of one slice (`m`), whose predecessors are in
-/// `targets`: each their states and marks.
+/// `targets`: each their states and marks, and the targets' tally. With `pull`
+/// the losses are only marked passed: their predecessors are found by
+/// [`pull_wins`].
 fn round_over(
     m: Material,
     sources: (&[AtomicU8], &[AtomicU8]),
-    targets: (&[AtomicU8], &[AtomicU8]),
-    parity: usize,
+    (targets, tally): ((&[AtomicU8], &[AtomicU8]), &Tally),
+    (parity, pull): (usize, bool),
 ) -> u64 {
     let buckets = targets.0.len().div_ceil(1 << BUCKET_BITS);
     let tasks = sources.0.len().div_ceil(TASK);
@@ -106,7 +208,7 @@ fn round_over(
             .into_par_iter()
             .map(|task| {
                 let range = task * TASK..((task + 1) * TASK).min(sources.0.len());
-                gather(m, sources, range, parity, buckets)
+                gather(m, sources, range, (parity, pull), buckets)
             })
             .collect();
         for gathered in group {
@@ -115,22 +217,22 @@ fn round_over(
             pending.push(gathered.buckets);
         }
         if updates >= MAX_UPDATES || pending.len() >= MAX_TASKS {
-            apply(&pending, targets, 1 - parity);
+            apply(&pending, targets, tally, 1 - parity);
             (pending, updates) = (Vec::new(), 0);
         }
     }
-    apply(&pending, targets, 1 - parity);
+    apply(&pending, targets, tally, 1 - parity);
     passed
 }
 
 /// Marks the positions of `range` decided in the last round as done, and writes
-/// down the update each gives each predecessor. `range` starts on a block of
-/// [`FRESH_BLOCK`].
+/// down the update each gives each predecessor (a loss's none with `pull`).
+/// `range` starts on a block of [`FRESH_BLOCK`].
 fn gather(
     m: Material,
     (sources, fresh): (&[AtomicU8], &[AtomicU8]),
     range: Range<usize>,
-    parity: usize,
+    (parity, pull): (usize, bool),
     buckets: usize,
 ) -> Gathered {
     let mut out = Gathered {
@@ -158,6 +260,9 @@ fn gather(
         }
         sources[index].store(if won { WIN_DONE } else { LOSS_DONE }, Relaxed);
         out.passed += 1;
+        if pull && !won {
+            continue;
+        }
         let pos = cursor
             .position(index as u64)
             .expect("decided positions are valid");
@@ -178,17 +283,24 @@ fn gather(
 }
 
 /// Applies the updates written down, each bucket by one thread (with the marks of
-/// its blocks: a bucket holds whole blocks).
-fn apply(pending: &[Vec<Vec<u32>>], (targets, fresh): (&[AtomicU8], &[AtomicU8]), next: usize) {
+/// its blocks: a bucket holds whole blocks), and counts what they decided in the
+/// targets' tally.
+fn apply(
+    pending: &[Vec<Vec<u32>>],
+    (targets, fresh): (&[AtomicU8], &[AtomicU8]),
+    tally: &Tally,
+    next: usize,
+) {
     if pending.is_empty() {
         return;
     }
     let bit = 1 << next;
-    targets
+    let (decided, losses) = targets
         .par_chunks(1 << BUCKET_BITS)
         .zip(fresh.par_chunks((1 << BUCKET_BITS) / FRESH_BLOCK))
         .enumerate()
-        .for_each(|(bucket, (cells, marks))| {
+        .map(|(bucket, (cells, marks))| {
+            let (mut decided, mut losses) = (0, 0);
             for task in pending {
                 for &u in &task[bucket] {
                     let cell = &cells[(u >> 1) as usize];
@@ -212,13 +324,21 @@ fn apply(pending: &[Vec<Vec<u32>>], (targets, fresh): (&[AtomicU8], &[AtomicU8])
                         c - 1
                     };
                     cell.store(new, Relaxed);
+                    if new >= DECIDED {
+                        decided += 1;
+                    }
                     if new == WIN_NEW[next] || new == LOSS_NEW[next] {
+                        losses += u64::from(new == LOSS_NEW[next]);
                         let mark = &marks[(u >> 1) as usize / FRESH_BLOCK];
                         mark.store(mark.load(Relaxed) | bit, Relaxed);
                     }
                 }
             }
-        });
+            (decided, losses)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    tally.undecided.fetch_sub(decided, Relaxed);
+    tally.losses[next].fetch_add(losses, Relaxed);
 }
 
 /// Calls `f` with each position (White to move) from which a quiet White move that
