@@ -59,6 +59,10 @@ pub fn all_fresh(positions: usize) -> Vec<AtomicU8> {
 /// of passing a loss back to all its predecessors, and the ratios 1 and 2 did
 /// alike (the README's endgame tables section has the figures).
 pub const PULL_PER_LOSS: u64 = 1;
+/// Passing a loss back costs about as much as reading this many states in order
+/// (some 20 updates of about 29 ns each, against under a nanosecond a state):
+/// a round passes fewer losses back rather than read a whole slice for them.
+const SCAN_PER_LOSS: u64 = 1024;
 
 /// What a round weighs to choose how a slice's losses reach their predecessors:
 /// per slice, the positions not yet decided, and the losses decided and not yet
@@ -138,11 +142,14 @@ pub fn round(
             .expect("a unit holds each slice's twin");
         let losses = tallies[slot].losses[parity].swap(0, Relaxed);
         let undecided = tallies[before].undecided.load(Relaxed);
-        let pull = losses > 0 && undecided <= losses.saturating_mul(pull_per_loss);
+        // Looking forward reads every state of the twin to find the undecided:
+        // worth it only for enough losses (and for none when nothing is undecided).
+        let scan = states[before].len() as u64 / SCAN_PER_LOSS;
+        let pull = losses > scan && undecided <= losses.saturating_mul(pull_per_loss);
         let sources = (&states[slot][..], &fresh[slot][..]);
         let targets = (&states[before][..], &fresh[before][..]);
         passed += round_over(m, sources, (targets, &tallies[before]), (parity, pull));
-        if pull {
+        if pull && undecided > 0 {
             let won = pull_wins(m.swapped(), targets, sources.0, 1 - parity);
             tallies[before].undecided.fetch_sub(won, Relaxed);
             tallies[before].pulled.fetch_add(won, Relaxed);
