@@ -509,22 +509,22 @@ impl<'a> Unit<'a> {
 
     /// One round of pass 2: see [`rounds`].
     fn round(&self, parity: usize) -> u64 {
-        self.round_with(parity, rounds::PULL_PER_LOSS)
+        self.round_with(parity, rounds::LOOK_COST)
     }
 
-    /// [`Unit::round`], looking forward for wins when a slice has at most
-    /// `pull_per_loss` undecided positions per loss to pass back to it.
-    fn round_with(&self, parity: usize, pull_per_loss: u64) -> u64 {
+    /// [`Unit::round`], a look forward for wins weighed as `look_cost` updates.
+    fn round_with(&self, parity: usize, look_cost: u64) -> u64 {
         let tallies = self.tallies();
         let states = (&self.states[..], &self.fresh[..]);
-        rounds::round(self.materials, states, tallies, (parity, pull_per_loss))
+        rounds::round(self.materials, states, tallies, (parity, look_cost))
     }
 
     fn tallies(&self) -> &[rounds::Tally] {
         self.tallies.get_or_init(|| {
-            self.states
+            self.materials
                 .iter()
-                .map(|s| rounds::Tally::count(s))
+                .zip(&self.states)
+                .map(|(&m, s)| rounds::Tally::count(m, s))
                 .collect()
         })
     }
@@ -694,20 +694,20 @@ mod tests {
                 4,
                 &mut Resolved::default(),
             );
-            let solved = |pull_per_loss| {
+            let solved = |look_cost| {
                 let unit = Unit::new(&materials);
                 unit.forward(0, &smaller);
                 unit.forward(1, &smaller);
                 let mut parity = 0;
-                while unit.round_with(parity, pull_per_loss) > 0 {
+                while unit.round_with(parity, look_cost) > 0 {
                     parity ^= 1;
                 }
                 assert!((0..2).all(|slot| unit.check(slot).is_ok()));
                 let values: Vec<_> = (0..2).map(|slot| unit.values(slot)).collect();
                 (values, unit.pulled())
             };
-            let (pushed, none) = solved(0);
-            let (pulled, some) = solved(u64::MAX);
+            let (pushed, none) = solved(u64::MAX);
+            let (pulled, some) = solved(0);
             assert_eq!(none, 0);
             assert!(some > 0, "{unit:?}: no win found looking forward");
             assert!(pulled == pushed, "{unit:?}");

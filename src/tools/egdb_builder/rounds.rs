@@ -24,10 +24,11 @@
 //! Where one side is much stronger, most of the updates a loss passes back find
 //! their predecessor won already (by a capture in pass 1, or by another lost
 //! successor): in a 5-piece unit of four kings against one, 96% of them. So each
-//! round weighs, slice by slice, the losses to pass back against the positions
-//! still undecided in their twin ([`Tally`]); when those are fewer it looks
-//! forward instead, from each undecided position to its successors, and stops at
-//! the first lost one ([`pull_wins`]). The wins found are the same either way.
+//! round weighs, slice by slice, what passing the losses back would cost (their
+//! updates: the losses times the predecessors a position has, sampled per slice
+//! in [`Tally`]) against looking forward from each position still undecided in
+//! their twin, which stops at the first lost successor ([`pull_wins`]). The wins
+//! found are the same either way.
 
 use super::states::{DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN_NEW};
 use super::successors::wins_inside;
@@ -53,23 +54,26 @@ pub fn all_fresh(positions: usize) -> Vec<AtomicU8> {
         .collect()
 }
 
-/// A round looks forward for a slice's wins rather than passing its twin's losses
-/// back when the slice has at most this many undecided positions per loss: in
-/// the units measured, looking forward from an undecided position cost about half
-/// of passing a loss back to all its predecessors, and the ratios 1 and 2 did
-/// alike (the README's endgame tables section has the figures).
-pub const PULL_PER_LOSS: u64 = 1;
+/// What looking forward from one undecided position costs, in updates passed
+/// back: measured on this project's 2-core machine, about 0.14 us against 9 ns an
+/// update in the first round of 1014+1410 (35 predecessors a loss, 87% of the
+/// undecided won), 0.23 us against 13 ns in a round of 0113+1301 (28, 49%). The
+/// README's endgame tables section has the units timed with it.
+pub const LOOK_COST: u64 = 16;
 /// Passing a loss back costs about as much as reading this many states in order
 /// (some 20 updates of about 29 ns each, against under a nanosecond a state):
 /// a round passes fewer losses back rather than read a whole slice for them.
 const SCAN_PER_LOSS: u64 = 1024;
 
 /// What a round weighs to choose how a slice's losses reach their predecessors:
-/// per slice, the positions not yet decided, and the losses decided and not yet
-/// passed back, by parity.
+/// per slice, the positions not yet decided, the losses decided and not yet
+/// passed back, by parity, and how many predecessors a position has.
 pub struct Tally {
     undecided: AtomicU64,
     losses: [AtomicU64; 2],
+    /// The mean number of predecessors of the slice's positions, times
+    /// [`PREDECESSORS_SCALE`], from an even sample of them.
+    predecessors: u64,
     /// Positions made won by looking forward, for the progress line.
     pub pulled: AtomicU64,
 }
@@ -77,7 +81,7 @@ pub struct Tally {
 impl Tally {
     /// Counted from a slice's states (after pass 1, or a checkpoint).
     #[must_use]
-    pub fn count(states: &[AtomicU8]) -> Tally {
+    pub fn count(m: Material, states: &[AtomicU8]) -> Tally {
         let (undecided, even, odd) = states
             .par_chunks(TASK)
             .map(|cells| {
@@ -95,9 +99,40 @@ impl Tally {
         Tally {
             undecided: AtomicU64::new(undecided),
             losses: [AtomicU64::new(even), AtomicU64::new(odd)],
+            predecessors: mean_predecessors(m),
             pulled: AtomicU64::new(0),
         }
     }
+
+    /// The updates passing `losses` back would write.
+    fn updates(&self, losses: u64) -> u64 {
+        losses.saturating_mul(self.predecessors) / PREDECESSORS_SCALE
+    }
+}
+
+/// Positions [`mean_predecessors`] samples, and the fixed point of its mean.
+const PREDECESSOR_SAMPLE: u64 = 4096;
+const PREDECESSORS_SCALE: u64 = 16;
+
+/// The mean number of predecessors (updates a decided position passes back) of a
+/// slice's positions, times [`PREDECESSORS_SCALE`]: from four kings' 35 to a
+/// lone man's 2, which is what makes passing a loss back dear or cheap.
+fn mean_predecessors(m: Material) -> u64 {
+    let mut cursor = Cursor::new(m);
+    let step = (m.size() / PREDECESSOR_SAMPLE).max(1);
+    let (mut positions, mut predecessors) = (0, 0);
+    for index in (0..m.size()).step_by(step as usize) {
+        let Some(pos) = cursor.position(index) else {
+            continue;
+        };
+        let after = pos.flipped_unkeyed();
+        positions += 1;
+        for_each_man_predecessor(&after, |_| predecessors += 1);
+        for_each_king_predecessor(&after, |_, froms| {
+            predecessors += u64::from(froms.count_ones());
+        });
+    }
+    predecessors * PREDECESSORS_SCALE / positions.max(1)
 }
 
 /// Targets per bucket, as a power of two: 4 MiB of states, which the processor's
@@ -126,12 +161,14 @@ struct Gathered {
 }
 
 /// One round over a unit: passes the values decided in the last round (of this
-/// parity) back to their predecessors. Returns how many it passed.
+/// parity) back to their predecessors, or looks forward for the wins its losses
+/// make when that costs less, a look counted as `look_cost` updates (0: always;
+/// `u64::MAX`: only when nothing is undecided). Returns how many it passed.
 pub fn round(
     materials: &[Material],
     (states, fresh): (&[Vec<AtomicU8>], &[Vec<AtomicU8>]),
     tallies: &[Tally],
-    (parity, pull_per_loss): (usize, u64),
+    (parity, look_cost): (usize, u64),
 ) -> u64 {
     let mut passed = 0;
     for (slot, &m) in materials.iter().enumerate() {
@@ -145,7 +182,8 @@ pub fn round(
         // Looking forward reads every state of the twin to find the undecided:
         // worth it only for enough losses (and for none when nothing is undecided).
         let scan = states[before].len() as u64 / SCAN_PER_LOSS;
-        let pull = losses > scan && undecided <= losses.saturating_mul(pull_per_loss);
+        let looks = undecided.saturating_mul(look_cost);
+        let pull = losses > scan && looks <= tallies[slot].updates(losses);
         let sources = (&states[slot][..], &fresh[slot][..]);
         let targets = (&states[before][..], &fresh[before][..]);
         passed += round_over(m, sources, (targets, &tallies[before]), (parity, pull));
@@ -423,6 +461,23 @@ mod tests {
     #[allow(non_snake_case)]
     fn ALL_SQUARES() -> impl Iterator<Item = u64> {
         BitIter(ALL).map(|b| 1u64 << b)
+    }
+
+    #[test]
+    fn a_round_weighs_four_kings_predecessors_far_above_a_lone_mans() {
+        // Seen from the side that moved last: a black man has come from at most
+        // two squares, each of four black kings from a whole ray.
+        let man = mean_predecessors("0110".parse().unwrap());
+        let kings = mean_predecessors("0104".parse().unwrap());
+        assert!(man > 0 && man <= 2 * PREDECESSORS_SCALE, "{man}");
+        assert!(kings > 8 * man, "{kings} against {man}");
+        let tally = Tally {
+            undecided: AtomicU64::new(0),
+            losses: [AtomicU64::new(0), AtomicU64::new(0)],
+            predecessors: kings,
+            pulled: AtomicU64::new(0),
+        };
+        assert_eq!(tally.updates(1000), 1000 * kings / PREDECESSORS_SCALE);
     }
 
     #[test]
