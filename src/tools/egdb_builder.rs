@@ -573,6 +573,7 @@ impl<'a> Unit<'a> {
         let best_outside = &self.best_outside[slot];
         let capture_bits = &self.capture[slot];
         let capture_known = self.capture_known.load(Relaxed);
+        let lost_bits = successors::Lost::of(&self.states[self.slot(m.swapped())]);
         let bad = AtomicU64::new(0);
         let blocks = (0..states.len().div_ceil(BLOCK_POSITIONS as usize))
             .into_par_iter()
@@ -585,6 +586,7 @@ impl<'a> Unit<'a> {
                 // A quiet move keeps the material, which the flip swaps.
                 let after = Cursor::new(m.swapped());
                 let after_states = &self.states[self.slot(m.swapped())];
+                let lost = |at: usize| lost_bits.has(at);
                 let mut last = 0;
                 for (index, state) in states.iter().enumerate().take(end).skip(start) {
                     let stored = final_value(state.load(Relaxed));
@@ -605,14 +607,14 @@ impl<'a> Unit<'a> {
                     let recomputed = if capture || outside == Wdl::Win {
                         outside
                     } else if value == Wdl::Win
-                        && successors::wins_inside(&pos, (&after, after_states), &mut inside)
+                        && successors::wins_inside(&pos, (&after, lost), &mut inside)
                     {
                         // One successor lost for the opponent proves the win: the
                         // others cannot raise the best above it.
                         Wdl::Win
                     } else {
-                        let unit = (&after, after_states.as_slice());
-                        outside.max(successors::best_inside(&pos, unit, &mut inside))
+                        let unit = (&after, after_states.as_slice(), &lost_bits);
+                        outside.max(successors::best_inside(&pos, unit, outside, &mut inside))
                     };
                     if recomputed != value && bad.fetch_add(1, Relaxed) == 0 {
                         log::error!("egdb: {} is not {value}", pos.to_fen());

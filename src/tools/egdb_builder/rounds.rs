@@ -30,12 +30,15 @@
 //! their twin, which stops at the first lost successor ([`pull_wins`]). The wins
 //! found are the same either way.
 
-use super::states::{DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN_NEW};
+use super::states::{
+    final_value, DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN_NEW,
+};
 use super::successors::wins_inside;
 use crate::board::bitboard::{BitIter, ALL};
 use crate::board::movegen::look;
 use crate::board::{Position, Side};
 use crate::egdb::index::{Cursor, Material};
+use crate::egdb::Wdl;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -222,7 +225,8 @@ fn pull_wins(
                 let pos = cursor
                     .position((task * TASK + at) as u64)
                     .expect("undecided positions are valid");
-                if wins_inside(&pos, (&after, sources), &mut inside) {
+                let lost = |at: usize| final_value(sources[at].load(Relaxed)) == Some(Wdl::Loss);
+                if wins_inside(&pos, (&after, lost), &mut inside) {
                     cell.store(WIN_NEW[next], Relaxed);
                     // Only this task reads or writes these marks now.
                     let mark = &marks[at / FRESH_BLOCK];
