@@ -12,6 +12,8 @@
 
 pub mod file;
 pub mod index;
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+mod pext;
 pub mod probe;
 
 use file::SliceFile;

@@ -552,9 +552,24 @@ impl fmt::Display for Material {
     }
 }
 
+/// The bits of the padded layout that are squares (each pair of rows ends in a
+/// ghost bit).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+const DENSE_MASK: u64 = 0x3F_F7FE_FFDF_FBFF;
+
 /// The squares of a padded bitboard as bits 0-49 (square n on bit n - 1).
 #[inline]
 fn dense(bits: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    if super::pext::fast() {
+        return super::pext::gather(bits, DENSE_MASK);
+    }
+    dense_by_rows(bits)
+}
+
+/// [`dense`] a pair of rows at a time.
+#[inline]
+fn dense_by_rows(bits: u64) -> u64 {
     let mut out = 0;
     for row_pair in 0..5 {
         out |= ((bits >> (11 * row_pair)) & 0x3FF) << (10 * row_pair);
@@ -565,6 +580,16 @@ fn dense(bits: u64) -> u64 {
 /// The inverse of [`dense`].
 #[inline]
 fn padded(bits: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    if super::pext::fast() {
+        return super::pext::scatter(bits, DENSE_MASK) & ALL;
+    }
+    padded_by_rows(bits)
+}
+
+/// [`padded`] a pair of rows at a time.
+#[inline]
+fn padded_by_rows(bits: u64) -> u64 {
     let mut out = 0;
     for row_pair in 0..5 {
         out |= ((bits >> (10 * row_pair)) & 0x3FF) << (11 * row_pair);
@@ -647,19 +672,38 @@ fn unrank_near(mut r: u64, k: u32, n: u32, mut last: u64) -> u64 {
     bits
 }
 
-/// `bits` renumbered among the squares not in `taken` (each bit moves down by the
-/// taken squares below it).
+/// `bits` (none of them in `taken`) renumbered among the squares not in `taken`.
 #[inline]
 fn compress(bits: u64, taken: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    if super::pext::fast() {
+        return super::pext::gather(bits, !taken);
+    }
+    compress_by_bits(bits, taken)
+}
+
+/// [`compress`] a bit at a time: each moves down by the taken squares below it.
+#[inline]
+fn compress_by_bits(bits: u64, taken: u64) -> u64 {
     BitIter(bits).fold(0, |out, bit| {
         out | 1 << (bit - (taken & ((1u64 << bit) - 1)).count_ones())
     })
 }
 
-/// The inverse of [`compress`]: each bit i moves up past the taken squares at or
-/// below where it lands (a loop over the few taken squares, not the 50 free ones).
+/// The inverse of [`compress`].
 #[inline]
 fn expand(bits: u64, taken: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    if super::pext::fast() {
+        return super::pext::scatter(bits, !taken);
+    }
+    expand_by_bits(bits, taken)
+}
+
+/// [`expand`] a bit at a time: each bit i moves up past the taken squares at or
+/// below where it lands (a loop over the few taken squares, not the 50 free ones).
+#[inline]
+fn expand_by_bits(bits: u64, taken: u64) -> u64 {
     BitIter(bits).fold(0, |out, bit| {
         let mut at = bit;
         for t in BitIter(taken) {
@@ -676,6 +720,31 @@ fn expand(bits: u64, taken: u64) -> u64 {
 mod tests {
     use super::*;
     use kroon_rules::board::movegen::legal_moves;
+
+    /// Whichever way this processor changes layouts, the loops give the same:
+    /// every build is tested on both where it has BMI2.
+    #[test]
+    fn the_layout_changes_agree_with_their_loops() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut random = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..100_000 {
+            let board = random() & ALL;
+            assert_eq!(dense(board), dense_by_rows(board));
+            assert_eq!(padded(dense(board)), board);
+            assert_eq!(padded(dense(board)), padded_by_rows(dense_by_rows(board)));
+            let taken = random() & random() & ((1 << 50) - 1);
+            let bits = random() & random() & random() & !taken & ((1 << 50) - 1);
+            let compressed = compress(bits, taken);
+            assert_eq!(compressed, compress_by_bits(bits, taken));
+            assert_eq!(expand(compressed, taken), bits);
+            assert_eq!(expand_by_bits(compressed, taken), bits);
+        }
+    }
 
     #[test]
     fn binomials() {
