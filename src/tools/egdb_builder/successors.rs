@@ -35,11 +35,11 @@ pub fn wins_inside(
     found
 }
 
-/// The best a position's moves within the unit give it, from their final
-/// values: they are in `after`'s slice, with those states and [`Lost`] bits (a
-/// position with no such move gets [`Wdl::Loss`], the value of having none).
-/// With `floor` a draw (the best of the moves out of the unit), a position with
-/// no lost successor is a draw whatever the others are, so only the bits are read.
+/// The better of `floor` (a draw or a loss: the best of the moves out of the
+/// unit) and the best a position's moves within the unit give it, from their
+/// final values: they are in `after`'s slice, with those states and [`Lost`]
+/// bits (a position with no such move gets [`Wdl::Loss`], the value of having
+/// none). With `floor` a draw only the bits need be read.
 pub fn best_inside(
     pos: &Position,
     (after, states, lost): (&Cursor, &[AtomicU8], &Lost),
