@@ -725,13 +725,8 @@ mod tests {
     /// every build is tested on both where it has BMI2.
     #[test]
     fn the_layout_changes_agree_with_their_loops() {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut random = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::random::Rng::new(47, 0);
+        let mut random = || rng.next_u64();
         for _ in 0..100_000 {
             let board = random() & ALL;
             assert_eq!(dense(board), dense_by_rows(board));
