@@ -34,6 +34,10 @@ impl Network {
         let (mut off, mut on) = (Rows::new(), Rows::new());
         off.collect(self, std::array::from_fn(|k| before[k] & !after[k]));
         on.collect(self, std::array::from_fn(|k| after[k] & !before[k]));
+        if self.hidden == FIXED_WIDTH {
+            self.update_fixed(&off, &on, parent, sums);
+            return;
+        }
         // A block of lanes at a time, all the rows at once, so that the block
         // stays in registers: one load and one store of the sums, not one of each
         // for every row.
@@ -61,6 +65,37 @@ impl Network {
             }
             *lanes_mut(sums) = block;
         }
+    }
+}
+
+/// The first layer's width that [`Network::update`] handles with its width known
+/// when compiled (the networks trained so far): the sums then stay in registers
+/// through all the rows, with no bounds checked inside.
+const FIXED_WIDTH: usize = 128;
+
+impl Network {
+    /// [`Network::update`] for a first layer of [`FIXED_WIDTH`].
+    #[inline(always)]
+    fn update_fixed(&self, off: &Rows, on: &Rows, parent: &[i16], sums: &mut [i16]) {
+        let mut block: [i16; FIXED_WIDTH] = parent.try_into().expect("the fixed width");
+        let row = |r: usize| -> &[i16; FIXED_WIDTH] {
+            self.input[r..r + FIXED_WIDTH]
+                .try_into()
+                .expect("a row of the fixed width")
+        };
+        for r in off.rows() {
+            let w = row(r);
+            for j in 0..FIXED_WIDTH {
+                block[j] = block[j].wrapping_sub(w[j]);
+            }
+        }
+        for r in on.rows() {
+            let w = row(r);
+            for j in 0..FIXED_WIDTH {
+                block[j] = block[j].wrapping_add(w[j]);
+            }
+        }
+        sums.copy_from_slice(&block);
     }
 }
 
