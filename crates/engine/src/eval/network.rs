@@ -38,8 +38,9 @@ use kroon_rules::board::{Position, Side};
 pub const SQUARES: usize = 50;
 /// Inputs: own men, own kings, their men, their kings, on each square.
 pub const FEATURES: usize = 4 * SQUARES;
-/// Width of the second layer.
-pub const SECOND: usize = 32;
+/// Width of the second layer: 16, where it was 32 until the networks of round 13
+/// (as good at equal nodes, and 1.15x the node rate: `docs/learning.md`).
+pub const SECOND: usize = 16;
 /// The widest first layer a network may have.
 pub const MAX_HIDDEN: usize = 512;
 /// The first layer's width must be a multiple of this (whole vector registers).

@@ -6,14 +6,14 @@
 //! |---|---|
 //! | 0-7 | magic `KROONNET` |
 //! | 8-11 | format version (1) |
-//! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (32) |
+//! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (16; 32 before 29 November 2026, refused since) |
 //! | 24-27, 28-31, 32-35 | the scales: activation (127), second layer (512), output (512) |
 //! | 36-39 | reserved (0) |
 //! | then | the input weights, `i16`, feature by feature (inputs x width) |
 //! | then | the first layer's biases, `i16` |
-//! | then | the second layer's weights, `i16`, unit by unit (32 x width) |
+//! | then | the second layer's weights, `i16`, unit by unit (16 x width) |
 //! | then | the second layer's biases, `i32` |
-//! | then | the output weights, `i16` (32), and the output bias, `i32` |
+//! | then | the output weights, `i16` (16), and the output bias, `i32` |
 //! | last 8 | FNV-1a 64 checksum of everything before it |
 //!
 //! What the numbers mean is in [`super`].
