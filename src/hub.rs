@@ -115,7 +115,7 @@ pub struct Session {
     searching: Option<SearchId>,
     /// Where the engine says that a search ended.
     events: Sender<Event>,
-    /// The `eval` param as last set: `learned`, `hand` or a weights file.
+    /// The `eval` param as last set: `network`, `learned`, `hand` or a file.
     eval: String,
 }
 
@@ -232,7 +232,7 @@ impl Session {
                 self.engine.set_hash_mb(int(1, 65536)? as usize);
                 Ok(())
             }
-            // `learned` (built in), `hand`, or a weights file; a bad file keeps the
+            // `network` or `learned` (built in), `hand`, or a file; a bad file keeps the
             // evaluation in use.
             "eval" => {
                 let evaluator = crate::eval::Evaluator::from_name(value.trim())?;

@@ -104,7 +104,7 @@ class Engine:
         self,
         threads: int = 1,
         hash_mb: int = 64,
-        eval: str = "learned",
+        eval: str = "network",
         book: bool | str | None = None,
         tables: bool | str | None = None,
         table_pieces: int = 6,

@@ -79,8 +79,11 @@ def test_evaluate_and_probe():
     ahead = kroon.Board("W:W31-50:B1-19")
     assert engine.evaluate(ahead) > 50
     assert engine.probe(ahead) is None and not engine.has_tables
-    learned = kroon.Engine(hash_mb=1)
-    assert abs(learned.evaluate(kroon.Board())) < 100
+    # The default evaluation (the built-in network) and the pattern weights
+    # agree that the start is level and a man up is good.
+    for learned in (kroon.Engine(hash_mb=1), kroon.Engine(hash_mb=1, eval="learned")):
+        assert abs(learned.evaluate(kroon.Board())) < 100
+        assert learned.evaluate(ahead) > 50
 
 
 def test_tables_from_an_empty_folder(tmp_path):

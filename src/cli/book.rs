@@ -44,8 +44,9 @@ pub struct BookBuildArgs {
     /// Leaf searches at once (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// The evaluation of the searches: `learned` (built in), `hand`, or a weights file.
-    #[arg(long, default_value = "learned")]
+    /// The evaluation of the searches: `network` (built in, the default), `learned` (the pattern
+    /// weights built in), `hand`, or a weights or network file.
+    #[arg(long, default_value = kroon_engine::eval::DEFAULT_NAME)]
     pub eval: String,
     /// No progress line on stderr.
     #[arg(long)]

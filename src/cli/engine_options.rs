@@ -14,8 +14,9 @@ pub struct EngineArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
-    /// The evaluation: `learned` (the weights built in), `hand`, or a weights file.
-    #[arg(long, default_value = "learned")]
+    /// The evaluation: `network` (built in, the default), `learned` (the pattern
+    /// weights built in), `hand`, or a weights or network file.
+    #[arg(long, default_value = kroon_engine::eval::DEFAULT_NAME)]
     pub eval: String,
     /// The opening book: `on` (the built-in one), `off`, or a book file. A book that
     /// cannot be read is reported and Kroon plays without one.

@@ -28,8 +28,9 @@ pub struct BenchArgs {
     /// their nodes per second against one thread's (`nps-ratio=`).
     #[arg(long, value_name = "ROUNDS", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub speedup: Option<u32>,
-    /// The evaluation: `learned` (built in), `hand`, or a weights file.
-    #[arg(long, default_value = "learned")]
+    /// The evaluation: `network` (built in, the default), `learned` (the pattern
+    /// weights built in), `hand`, or a weights or network file.
+    #[arg(long, default_value = kroon_engine::eval::DEFAULT_NAME)]
     pub eval: String,
 }
 

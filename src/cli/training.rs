@@ -135,9 +135,9 @@ pub struct SelfplayArgs {
     /// Games played at once (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// The evaluation that plays: `hand`, `learned` (the weights built in), or a
-    /// weights file.
-    #[arg(long, default_value = "learned")]
+    /// The evaluation that plays: `network` (built in, the default), `learned` (the pattern
+    /// weights built in), `hand`, or a weights or network file.
+    #[arg(long, default_value = kroon_engine::eval::DEFAULT_NAME)]
     pub eval: String,
     /// Endgame tables (a folder, as `kroon egdb build` writes it): the players probe
     /// them, and a game ends as soon as it has no more pieces than they hold

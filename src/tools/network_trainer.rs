@@ -133,7 +133,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let (train, valid, k) = load_scaled(config, Sample::new, |s| (s.score, s.result))?;
     let threads = config.threads.max(1);
     let lk = (config.lambda, k);
-    let pattern = Evaluator::default();
+    let pattern = Evaluator::from_name("learned")?;
     println!(
         "the built-in pattern evaluation: validation loss {:.5}",
         mean_loss(

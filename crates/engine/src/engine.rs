@@ -217,7 +217,7 @@ impl Default for EngineSetup {
     fn default() -> EngineSetup {
         EngineSetup {
             options: EngineOptions::default(),
-            eval_name: "learned".into(),
+            eval_name: crate::eval::DEFAULT_NAME.into(),
             evaluator: Evaluator::default(),
             book: builtin_book(),
             endgame: Endgame::default(),

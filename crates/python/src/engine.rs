@@ -25,7 +25,8 @@ use std::time::Duration;
 /// book and the endgame tables.
 ///
 /// `threads` search threads, a transposition table of `hash_mb` MiB, `eval`
-/// `"learned"` (the built-in weights), `"hand"` or a weights file; `book`
+/// `"network"` (the built-in network, the default), `"learned"` (the built-in
+/// pattern weights), `"hand"`, or a weights or network file; `book`
 /// `False` (the default: every search searches), `True` for the built-in book
 /// or a book file; `tables` a folder of endgame tables, `True` for the default
 /// folder (`~/.local/share/kroon/egdb`), or `None`. A file that cannot be read
@@ -244,7 +245,7 @@ impl Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 64, eval = "learned", book = None, tables = None, table_pieces = DEFAULT_TABLE_PIECES))]
+    #[pyo3(signature = (threads = 1, hash_mb = 64, eval = kroon_engine::eval::DEFAULT_NAME, book = None, tables = None, table_pieces = DEFAULT_TABLE_PIECES))]
     fn new(
         threads: usize,
         hash_mb: usize,

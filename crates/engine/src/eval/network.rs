@@ -365,7 +365,7 @@ mod tests {
     fn network_speed() {
         let positions = random_positions(1, 100, 120);
         let net = testing::busy_network(1, 128);
-        let learned = crate::eval::Evaluator::default();
+        let learned = crate::eval::Evaluator::from_name("learned").unwrap();
         for _ in 0..3 {
             let time = |f: &dyn Fn(&Position) -> i32| {
                 let start = std::time::Instant::now();
