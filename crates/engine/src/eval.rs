@@ -60,8 +60,9 @@ fn built_in_patterns() -> Arc<Learned> {
 pub const DEFAULT_NAME: &str = "network";
 
 impl Default for Evaluator {
-    /// The built-in network: it beat the built-in patterns at its own (lower) node
-    /// rate, with and without endgame tables (docs/learning.md, round 13).
+    /// The built-in network: at its own (lower) node rate it beat the built-in
+    /// patterns with the endgame tables and was level or better without them
+    /// (docs/learning.md, round 13).
     fn default() -> Evaluator {
         Evaluator::Network(built_in_network())
     }
