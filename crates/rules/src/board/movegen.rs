@@ -272,7 +272,7 @@ pub fn generate_captures(pos: &Position, out: &mut Vec<Move>) {
         let at = 1u64 << from;
         search.from = from;
         search.empty = empty | at;
-        search.king(at, 0, 0, 4);
+        search.king(at);
     }
 }
 
@@ -304,26 +304,66 @@ impl CaptureSearch<'_> {
         }
     }
 
-    /// `back` is the direction the king came from (4 at the start): a jump that way
-    /// would meet the piece just captured, so it is not tried.
-    fn king(&mut self, at: u64, captured: u64, count: u32, back: usize) {
-        let mut extended = false;
+    /// A king's captures from its start square `at`.
+    fn king(&mut self, at: u64) {
         for dir in 0..4 {
-            if dir == back {
-                continue;
-            }
             let (_, over) = look(at, dir, self.empty);
-            if over & self.enemy & !captured != 0 {
-                let mut land = step(over, dir) & self.empty;
-                while land != 0 {
-                    extended = true;
-                    self.king(land, captured | over, count + 1, dir ^ 2);
-                    land = step(land, dir) & self.empty;
+            if over & self.enemy != 0 {
+                let (landings, _) = look(over, dir, self.empty);
+                if landings != 0 {
+                    self.king_line(landings, dir, over, 1);
                 }
             }
         }
-        if !extended {
-            self.emit(at, captured, count);
+    }
+
+    /// A king that has just jumped in `dir` and may land on any of `landings` (the
+    /// empty squares beyond the piece it took, one line). Going on in `dir` jumps
+    /// the same next piece from every one of them, with the same squares after it,
+    /// so that is searched once for the line, where the first square would have
+    /// searched it; turning (back would meet the piece just taken) is searched from
+    /// each square. A square the capture goes on from is not where it ends: the
+    /// longer capture is taken. Squares and directions come in the order a search
+    /// square by square would take them, nearest first, so the moves are listed in
+    /// the same order (the engine's move ordering breaks ties by it).
+    fn king_line(&mut self, landings: u64, dir: usize, captured: u64, count: u32) {
+        // The first piece beyond the line, seen from any of its squares.
+        let (_, next) = look(landings, dir, self.empty);
+        let onward = if next & self.enemy & !captured != 0 {
+            look(next, dir, self.empty).0
+        } else {
+            0
+        };
+        let mut rest = landings;
+        let mut first = true;
+        while rest != 0 {
+            let at = if dir < 2 {
+                rest & rest.wrapping_neg()
+            } else {
+                1 << (63 - rest.leading_zeros())
+            };
+            rest ^= at;
+            let mut extended = onward != 0;
+            for turn in 0..4 {
+                if turn == dir {
+                    if first && onward != 0 {
+                        self.king_line(onward, dir, captured | next, count + 1);
+                    }
+                } else if turn != dir ^ 2 {
+                    let (_, over) = look(at, turn, self.empty);
+                    if over & self.enemy & !captured != 0 {
+                        let (beyond, _) = look(over, turn, self.empty);
+                        if beyond != 0 {
+                            extended = true;
+                            self.king_line(beyond, turn, captured | over, count + 1);
+                        }
+                    }
+                }
+            }
+            first = false;
+            if !extended {
+                self.emit(at, captured, count);
+            }
         }
     }
 
