@@ -327,8 +327,9 @@ impl CaptureSearch<'_> {
     /// square by square would take them, nearest first, so the moves are listed in
     /// the same order (the engine's move ordering breaks ties by it).
     fn king_line(&mut self, landings: u64, dir: usize, captured: u64, count: u32) {
-        // The first piece beyond the line, seen from any of its squares.
-        let (_, next) = look(landings, dir, self.empty);
+        // The first piece beyond the line: the same seen from any of its squares
+        // (here its lowest), as the squares between are empty.
+        let (_, next) = look(landings & landings.wrapping_neg(), dir, self.empty);
         let onward = if next & self.enemy & !captured != 0 {
             look(next, dir, self.empty).0
         } else {
