@@ -31,6 +31,9 @@ pub struct Pruning {
     /// At the horizon, a threatened capture is looked into unless the static score
     /// beats beta by more than this.
     pub threat_margin: i32,
+    /// The quiescence plies, from the horizon down, at which a quiet position
+    /// without kings may offer an exchange (1: the horizon only).
+    pub offer_plies: i32,
 }
 
 impl Pruning {
@@ -53,6 +56,7 @@ impl Pruning {
         probcut_margin: 7,
         probcut_ratio: 50,
         threat_margin: 107,
+        offer_plies: 1,
     };
 }
 
@@ -67,7 +71,7 @@ type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
 
 /// The bounds keep every setting meaningful (a divisor is never zero, a depth
 /// never negative) without judging what plays well: that is for games.
-const FIELDS: [Field; 14] = [
+const FIELDS: [Field; 15] = [
     ("lmr-depth", 1, 64, |p| &mut p.lmr_depth),
     ("lmr-move", 1, 64, |p| &mut p.lmr_move),
     ("lmr-base", -1000, 1000, |p| &mut p.lmr_base),
@@ -82,6 +86,7 @@ const FIELDS: [Field; 14] = [
     ("probcut-margin", 0, 10_000, |p| &mut p.probcut_margin),
     ("probcut-ratio", 1, 100, |p| &mut p.probcut_ratio),
     ("threat-margin", 0, 10_000, |p| &mut p.threat_margin),
+    ("offer-plies", 0, 64, |p| &mut p.offer_plies),
 ];
 
 impl Pruning {

@@ -336,7 +336,7 @@ impl<'a> Worker<'a> {
             Err(score) => return score,
         };
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, alpha, beta, ply, true);
+            return self.quiescence(pos, alpha, beta, ply, 0);
         }
         if self.stopped {
             return Score::DRAW;
