@@ -1,7 +1,8 @@
 //! The quiescence search: below the nominal depth, the captures still pending are
 //! played out, so that no position where a capture must be made is judged
 //! statically; at the horizon itself a quiet position without kings also meets the
-//! opponent's threats and may offer exchanges.
+//! opponent's threats and may offer exchanges, and at any ply a man a step from the
+//! last row may crown.
 
 use super::Worker;
 use crate::search::node::MAX_PLY;
