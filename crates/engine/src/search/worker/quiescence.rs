@@ -13,33 +13,34 @@ use kroon_rules::board::movegen::{
 };
 use kroon_rules::board::{Move, Position, Side};
 
+/// The squares the side to move's men step to, empty or not.
+#[inline]
+fn men_steps(pos: &Position) -> u64 {
+    let men = pos.men(pos.side_to_move()).0;
+    match pos.side_to_move() {
+        Side::White => (men >> 5) | (men >> 6),
+        Side::Black => (men << 5) | (men << 6),
+    }
+}
+
 /// Whether the side to move can step: a man forward, a king any way. Without a
 /// capture either, it has no legal move, and so has lost.
 #[inline]
 fn men_can_step(pos: &Position) -> bool {
-    let side = pos.side_to_move();
-    let empty = pos.empty().0;
-    let men = pos.men(side).0;
-    let kings = pos.kings(side).0;
-    let forward = match side {
-        Side::White => (men >> 5) | (men >> 6),
-        Side::Black => (men << 5) | (men << 6),
-    };
+    let kings = pos.kings(pos.side_to_move()).0;
     let king_steps = (kings >> 5) | (kings >> 6) | (kings << 5) | (kings << 6);
-    (forward | king_steps) & empty != 0
+    (men_steps(pos) | king_steps) & pos.empty().0 != 0
 }
 
 /// Whether a man of the side to move stands a step from crowning with the square
 /// before it empty.
 #[inline]
 fn can_crown(pos: &Position) -> bool {
-    let side = pos.side_to_move();
-    let men = pos.men(side).0;
-    let (forward, row) = match side {
-        Side::White => ((men >> 5) | (men >> 6), WHITE_PROMOTION),
-        Side::Black => ((men << 5) | (men << 6), BLACK_PROMOTION),
+    let last_row = match pos.side_to_move() {
+        Side::White => WHITE_PROMOTION,
+        Side::Black => BLACK_PROMOTION,
     };
-    forward & row & pos.empty().0 != 0
+    men_steps(pos) & last_row & pos.empty().0 != 0
 }
 
 impl Worker<'_> {
@@ -111,7 +112,6 @@ impl Worker<'_> {
 
     /// The quiescence search's move loop over those of `moves` of `pos` that `keep`
     /// allows, from the score `best` already found.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn play_out(
         &mut self,
