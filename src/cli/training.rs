@@ -16,6 +16,11 @@ pub struct TrainArgs {
     /// The network's first layer: units (a multiple of 16, at most 512).
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// The network's views: 1 (the board as the side to move sees it) or 2 (and as
+    /// the other side sees it, from the same first layer: twice the second layer's
+    /// inputs, the file's format version 2).
+    #[arg(long, default_value_t = 1)]
+    pub views: usize,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Weight of the game's result in the target; the rest is the search's score.
@@ -64,6 +69,9 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
     if batch == 0 || !(0.0..=1.0).contains(&args.lambda) {
         return Err("--batch must be at least 1 and --lambda between 0 and 1".into());
     }
+    if !network && args.views != 1 {
+        return Err("--views is the network's (--model network)".into());
+    }
     let model = if network {
         let h = args.hidden;
         if h == 0 || h > 512 || !h.is_multiple_of(16) {
@@ -72,7 +80,13 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
         if args.init.is_some() {
             return Err("--init starts the pattern weights, not a network".into());
         }
-        Model::Network { hidden: h }
+        if !(1..=2).contains(&args.views) {
+            return Err("--views must be 1 or 2".into());
+        }
+        Model::Network {
+            hidden: h,
+            views: args.views,
+        }
     } else {
         let init = args.init.as_deref();
         Model::Patterns {

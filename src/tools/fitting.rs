@@ -23,8 +23,8 @@ use std::path::PathBuf;
 pub enum Model {
     /// The learned pattern evaluation, from these weights or from material alone.
     Patterns { init: Option<Weights> },
-    /// A network with a first layer of this width.
-    Network { hidden: usize },
+    /// A network with a first layer of this width, summed over this many views.
+    Network { hidden: usize, views: usize },
 }
 
 /// What a training run is.

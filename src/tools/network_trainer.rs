@@ -16,7 +16,7 @@ use super::fitting::{
     Model, TrainConfig,
 };
 use crate::board::Position;
-use crate::eval::network::{features, Network};
+use crate::eval::network::{features_seen_by, Network};
 use crate::eval::Evaluator;
 use model::{FloatNetwork, Scratch};
 use std::time::Instant;
@@ -45,21 +45,36 @@ impl Sample {
     }
 }
 
-/// The inputs of a position: at most 40 pieces.
-fn inputs(pos: &Position, out: &mut [u8; 40]) -> usize {
-    let mut n = 0;
-    features(pos, |f| {
-        out[n] = f as u8;
-        n += 1;
-    });
-    n
+/// A position's inputs as each side sees it (the side to move's first): at most
+/// 40 pieces each.
+struct Inputs {
+    lists: [[u8; 40]; 2],
+    len: usize,
+}
+
+impl Inputs {
+    fn of(pos: &Position) -> Inputs {
+        let mut lists = [[0u8; 40]; 2];
+        let mut len = 0;
+        let side = pos.side_to_move();
+        for (list, view) in lists.iter_mut().zip([side, side.opponent()]) {
+            len = 0;
+            features_seen_by(pos, view, |f| {
+                list[len] = f as u8;
+                len += 1;
+            });
+        }
+        Inputs { lists, len }
+    }
+
+    fn views(&self) -> [&[u8]; 2] {
+        [&self.lists[0][..self.len], &self.lists[1][..self.len]]
+    }
 }
 
 /// The float network's score in hundredths of a man.
 fn hundredths(net: &FloatNetwork, pos: &Position, s: &mut Scratch) -> f32 {
-    let mut buf = [0u8; 40];
-    let n = inputs(pos, &mut buf);
-    100.0 * net.forward(&buf[..n], s)
+    100.0 * net.forward(Inputs::of(pos).views(), s)
 }
 
 /// Mean loss of `score` over samples, using every thread; each thread's scoring
@@ -85,18 +100,17 @@ fn part_gradient(
     (lambda, k): (f32, f32),
     grad: &mut [f32],
 ) -> f64 {
-    let mut scratch = Scratch::new(net.hidden);
-    let mut buf = [0u8; 40];
+    let mut scratch = Scratch::new(net.hidden, net.views);
     let mut loss = 0.0f64;
     for &i in part {
         let s = &samples[i as usize];
-        let n = inputs(&s.position, &mut buf);
-        let score = 100.0 * net.forward(&buf[..n], &mut scratch);
+        let inputs = Inputs::of(&s.position);
+        let score = 100.0 * net.forward(inputs.views(), &mut scratch);
         let p = sigmoid(score / k);
         let t = s.target(lambda, k);
         loss += f64::from(cross_entropy(p, t));
         // d(loss)/d(score) = (p - t) / K, and the score is 100 times the output.
-        net.backward(&buf[..n], &mut scratch, 100.0 * (p - t) / k, grad);
+        net.backward(inputs.views(), &mut scratch, 100.0 * (p - t) / k, grad);
     }
     loss
 }
@@ -127,7 +141,7 @@ fn epoch(
 /// Runs the training and writes the network.
 pub fn run(config: &TrainConfig) -> Result<(), String> {
     let start = Instant::now();
-    let Model::Network { hidden } = config.model else {
+    let Model::Network { hidden, views } = config.model else {
         return Err("the network trainer fits networks only".into());
     };
     let (train, valid, k) = load_scaled(config, Sample::new, |s| (s.score, s.result))?;
@@ -144,7 +158,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
             |(), p| pattern.evaluate(p) as f32
         )
     );
-    let mut net = FloatNetwork::random(hidden, config.seed);
+    let mut net = FloatNetwork::random(hidden, views, config.seed);
     let mut adam = Adam::new(net.params.len());
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -158,7 +172,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
             &valid,
             lk,
             threads,
-            || Scratch::new(hidden),
+            || Scratch::new(hidden, views),
             |s, p| hundredths(&net, p, s),
         );
         println!(

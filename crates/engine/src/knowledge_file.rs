@@ -11,8 +11,10 @@ use std::path::Path;
 pub struct Frame {
     /// The first 8 bytes of every file of the format.
     pub tag: &'static [u8; 8],
-    /// The version this Kroon writes and reads.
+    /// The version this Kroon writes (and reads).
     pub version: u32,
+    /// The oldest version this Kroon still reads (`version` when only that one).
+    pub oldest: u32,
     /// What the file is, for messages ("weights", "network", "book").
     pub what: &'static str,
 }
@@ -21,9 +23,17 @@ impl Frame {
     /// A file's first bytes: the tag and the version.
     #[must_use]
     pub fn start(&self, capacity: usize) -> Vec<u8> {
+        self.start_version(self.version, capacity)
+    }
+
+    /// [`Frame::start`] of an older version (one of `oldest..=version`), for a
+    /// file that needs nothing newer, so that older Kroons read it too.
+    #[must_use]
+    pub fn start_version(&self, version: u32, capacity: usize) -> Vec<u8> {
+        debug_assert!((self.oldest..=self.version).contains(&version));
         let mut out = Vec::with_capacity(capacity);
         out.extend_from_slice(self.tag);
-        out.extend_from_slice(&self.version.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         out
     }
 
@@ -34,8 +44,9 @@ impl Frame {
     }
 
     /// Checks the tag and the version of a file at least `header` bytes long (its
-    /// own header words and the checksum included).
-    pub fn open(&self, bytes: &[u8], header: usize) -> Result<(), String> {
+    /// own header words and the checksum included); returns the version, one of
+    /// `oldest..=version`.
+    pub fn open(&self, bytes: &[u8], header: usize) -> Result<u32, String> {
         if bytes.len() < header.max(12) || &bytes[..8] != self.tag {
             return Err(format!(
                 "not a Kroon {} file (no {} header)",
@@ -44,13 +55,18 @@ impl Frame {
             ));
         }
         let version = u32_at(bytes, 8);
-        if version != self.version {
+        if !(self.oldest..=self.version).contains(&version) {
+            let reads = if self.oldest == self.version {
+                format!("version {}", self.version)
+            } else {
+                format!("versions {} to {}", self.oldest, self.version)
+            };
             return Err(format!(
-                "{} format version {version}; this Kroon reads version {}",
-                self.what, self.version
+                "{} format version {version}; this Kroon reads {reads}",
+                self.what
             ));
         }
-        Ok(())
+        Ok(version)
     }
 
     /// The bytes before the checksum, once it matches (the length already checked).
@@ -106,6 +122,7 @@ mod tests {
     const FRAME: Frame = Frame {
         tag: b"KROONTST",
         version: 3,
+        oldest: 3,
         what: "test",
     };
 
@@ -114,7 +131,7 @@ mod tests {
         let mut file = FRAME.start(32);
         file.extend_from_slice(b"body");
         Frame::seal(&mut file);
-        assert_eq!(FRAME.open(&file, 24), Ok(()));
+        assert_eq!(FRAME.open(&file, 24), Ok(3));
         assert_eq!(&FRAME.unseal(&file).unwrap()[12..], b"body");
 
         let mut other = file.clone();
@@ -134,6 +151,14 @@ mod tests {
             err.contains("version 4") && err.contains("reads version 3"),
             "{err}"
         );
+        // A format that still reads its older versions takes those, not others.
+        let reader = Frame { oldest: 2, ..FRAME };
+        let mut older = file.clone();
+        older[8] = 2;
+        assert_eq!(reader.open(&older, 24), Ok(2));
+        older[8] = 1;
+        let err = reader.open(&older, 24).unwrap_err();
+        assert!(err.contains("reads versions 2 to 3"), "{err}");
         let mut damaged = file.clone();
         damaged[13] ^= 1;
         assert!(FRAME

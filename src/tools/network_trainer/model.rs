@@ -1,6 +1,9 @@
 //! The network in floating point, as the trainer fits it: the same layers as
 //! [`crate::eval::network`] with activations clipped to `0..=1` and the output in
 //! men, its gradient by hand, and its quantisation to the integer network.
+//!
+//! A position's inputs come as one list per view (the side to move's, then, for
+//! a network of two views, the other side's): the same input weights sum each.
 
 use crate::eval::network::{
     Network, ACTIVATION, BIAS_BOUND, DENSE_SCALE, FEATURES, INPUT_BOUND, OUTPUT_SCALE, SECOND,
@@ -15,6 +18,8 @@ pub const INPUT_LIMIT: f32 = INPUT_BOUND as f32 / ACTIVATION as f32;
 /// weights, output bias.
 pub struct FloatNetwork {
     pub hidden: usize,
+    /// 1 or 2, as [`Network::views`].
+    pub views: usize,
     pub params: Vec<f32>,
 }
 
@@ -30,10 +35,10 @@ struct Offsets {
 }
 
 impl Offsets {
-    const fn new(h: usize) -> Offsets {
+    const fn new(h: usize, views: usize) -> Offsets {
         let input_bias = FEATURES * h;
         let dense = input_bias + h;
-        let dense_bias = dense + SECOND * h;
+        let dense_bias = dense + SECOND * views * h;
         let output = dense_bias + SECOND;
         let output_bias = output + SECOND;
         Offsets {
@@ -49,19 +54,20 @@ impl Offsets {
 
 /// One thread's activations, kept between the forward and the backward pass.
 pub struct Scratch {
+    /// The first layer of each view, one after the other.
     first: Vec<f32>,
     second: [f32; SECOND],
-    /// The first layer's gradient.
+    /// The first layer's gradient, laid out as `first`.
     back: Vec<f32>,
 }
 
 impl Scratch {
     #[must_use]
-    pub fn new(hidden: usize) -> Scratch {
+    pub fn new(hidden: usize, views: usize) -> Scratch {
         Scratch {
-            first: vec![0.0; hidden],
+            first: vec![0.0; views * hidden],
             second: [0.0; SECOND],
-            back: vec![0.0; hidden],
+            back: vec![0.0; views * hidden],
         }
     }
 }
@@ -75,15 +81,15 @@ fn uniform(state: &mut u64) -> f32 {
 impl FloatNetwork {
     /// Parameters in a flat vector of this length.
     #[must_use]
-    pub const fn size(hidden: usize) -> usize {
-        Offsets::new(hidden).end
+    pub const fn size(hidden: usize, views: usize) -> usize {
+        Offsets::new(hidden, views).end
     }
 
     /// Random weights of a scale that keeps the units of both layers inside their
     /// clipping range at the start.
     #[must_use]
-    pub fn random(hidden: usize, seed: u64) -> FloatNetwork {
-        let at = Offsets::new(hidden);
+    pub fn random(hidden: usize, views: usize, seed: u64) -> FloatNetwork {
+        let at = Offsets::new(hidden, views);
         let mut state = seed;
         let mut params = vec![0.0; at.end];
         // About 25 pieces on the board: sums of spread about 0.5 around 0.5.
@@ -91,7 +97,7 @@ impl FloatNetwork {
             *w = 0.17 * uniform(&mut state);
         }
         params[at.input_bias..at.dense].fill(0.5);
-        let spread = 1.7 / (hidden as f32).sqrt();
+        let spread = 1.7 / ((views * hidden) as f32).sqrt();
         for w in &mut params[at.dense..at.dense_bias] {
             *w = spread * uniform(&mut state);
         }
@@ -99,26 +105,34 @@ impl FloatNetwork {
         for w in &mut params[at.output..at.output_bias] {
             *w = 0.3 * uniform(&mut state);
         }
-        FloatNetwork { hidden, params }
+        FloatNetwork {
+            hidden,
+            views,
+            params,
+        }
     }
 
-    /// The score of a position with these inputs, in men for the side to move.
-    pub fn forward(&self, features: &[u8], s: &mut Scratch) -> f32 {
+    /// The score of a position with these inputs (a list for each view, see the
+    /// module's documentation), in men for the side to move.
+    pub fn forward(&self, views: [&[u8]; 2], s: &mut Scratch) -> f32 {
         let h = self.hidden;
-        let at = Offsets::new(h);
+        let at = Offsets::new(h, self.views);
         let p = &self.params;
-        s.first.copy_from_slice(&p[at.input_bias..at.dense]);
-        for &f in features {
-            let row = &p[usize::from(f) * h..(usize::from(f) + 1) * h];
-            for (a, &w) in s.first.iter_mut().zip(row) {
-                *a += w;
+        for (first, features) in s.first.chunks_exact_mut(h).zip(views) {
+            first.copy_from_slice(&p[at.input_bias..at.dense]);
+            for &f in features {
+                let row = &p[usize::from(f) * h..(usize::from(f) + 1) * h];
+                for (a, &w) in first.iter_mut().zip(row) {
+                    *a += w;
+                }
             }
         }
         for a in &mut s.first {
             *a = a.clamp(0.0, 1.0);
         }
+        let width = self.views * h;
         for (o, out) in s.second.iter_mut().enumerate() {
-            let row = &p[at.dense + o * h..at.dense + (o + 1) * h];
+            let row = &p[at.dense + o * width..at.dense + (o + 1) * width];
             let z: f32 = s.first.iter().zip(row).map(|(&a, &w)| a * w).sum();
             // Unclipped here; backward() needs to know which side of the clip it fell.
             *out = z + p[at.dense_bias + o];
@@ -132,9 +146,10 @@ impl FloatNetwork {
 
     /// Adds the gradient of a loss to `grad`, given `dy` = d(loss)/d(output) and the
     /// scratch of [`FloatNetwork::forward`] on the same inputs.
-    pub fn backward(&self, features: &[u8], s: &mut Scratch, dy: f32, grad: &mut [f32]) {
+    pub fn backward(&self, views: [&[u8]; 2], s: &mut Scratch, dy: f32, grad: &mut [f32]) {
         let h = self.hidden;
-        let at = Offsets::new(h);
+        let at = Offsets::new(h, self.views);
+        let width = self.views * h;
         let p = &self.params;
         grad[at.output_bias] += dy;
         s.back.fill(0.0);
@@ -145,7 +160,7 @@ impl FloatNetwork {
             }
             let dz = dy * p[at.output + o];
             grad[at.dense_bias + o] += dz;
-            let rows = at.dense + o * h..at.dense + (o + 1) * h;
+            let rows = at.dense + o * width..at.dense + (o + 1) * width;
             for ((g, &a), (b, &w)) in grad[rows.clone()]
                 .iter_mut()
                 .zip(&s.first)
@@ -161,20 +176,23 @@ impl FloatNetwork {
                 *b = 0.0;
             }
         }
-        for (g, &b) in grad[at.input_bias..at.dense].iter_mut().zip(&s.back) {
-            *g += b;
-        }
-        for &f in features {
-            let row = usize::from(f) * h..(usize::from(f) + 1) * h;
-            for (g, &b) in grad[row].iter_mut().zip(&s.back) {
+        // Each view sums the same input weights and bias: each adds its share.
+        for (back, features) in s.back.chunks_exact(h).zip(views) {
+            for (g, &b) in grad[at.input_bias..at.dense].iter_mut().zip(back) {
                 *g += b;
+            }
+            for &f in features {
+                let row = usize::from(f) * h..(usize::from(f) + 1) * h;
+                for (g, &b) in grad[row].iter_mut().zip(back) {
+                    *g += b;
+                }
             }
         }
     }
 
     /// Keeps the first layer within what the integer network can sum.
     pub fn clip(&mut self) {
-        let at = Offsets::new(self.hidden);
+        let at = Offsets::new(self.hidden, self.views);
         for w in &mut self.params[..at.dense] {
             *w = w.clamp(-INPUT_LIMIT, INPUT_LIMIT);
         }
@@ -184,7 +202,7 @@ impl FloatNetwork {
     #[must_use]
     pub fn quantise(&self) -> Network {
         let h = self.hidden;
-        let at = Offsets::new(h);
+        let at = Offsets::new(h, self.views);
         let p = &self.params;
         let q = |v: f32, scale: i32, bound: i32| {
             (v * scale as f32)
@@ -196,6 +214,7 @@ impl FloatNetwork {
         let both = ACTIVATION * DENSE_SCALE;
         Network {
             hidden: h,
+            views: self.views,
             input: p[..at.input_bias]
                 .iter()
                 .map(|&w| short(w, ACTIVATION, INPUT_BOUND))
@@ -218,80 +237,97 @@ impl FloatNetwork {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::network::features;
+    use crate::eval::network::features_seen_by;
     use crate::eval::testing::random_positions;
 
-    fn inputs(pos: &crate::board::Position) -> Vec<u8> {
-        let mut out = Vec::new();
-        features(pos, |f| out.push(f as u8));
-        out
+    /// The inputs of each view of `pos` (the side to move's first).
+    fn inputs(pos: &crate::board::Position) -> [Vec<u8>; 2] {
+        let side = pos.side_to_move();
+        [side, side.opponent()].map(|view| {
+            let mut out = Vec::new();
+            features_seen_by(pos, view, |f| out.push(f as u8));
+            out
+        })
+    }
+
+    fn views(inputs: &[Vec<u8>; 2]) -> [&[u8]; 2] {
+        [&inputs[0], &inputs[1]]
     }
 
     #[test]
     fn the_integer_network_plays_what_the_float_one_learned() {
-        let mut net = FloatNetwork::random(64, 17);
-        // Larger output weights than at the start, as after training: scores of
-        // a few men.
-        let at = Offsets::new(64);
-        for w in &mut net.params[at.output..at.output_bias] {
-            *w *= 3.0;
+        for v in 1..=2 {
+            let mut net = FloatNetwork::random(64, v, 17);
+            // Larger output weights than at the start, as after training: scores
+            // of a few men.
+            let at = Offsets::new(64, v);
+            for w in &mut net.params[at.output..at.output_bias] {
+                *w *= 3.0;
+            }
+            let quantised = net.quantise();
+            quantised.check().unwrap();
+            assert_eq!(quantised.views, v);
+            let mut s = Scratch::new(64, v);
+            let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
+            let positions = random_positions(21, 20, 160);
+            for p in &positions {
+                let float = 100.0 * net.forward(views(&inputs(p)), &mut s);
+                let int = quantised.evaluate(p) as f32;
+                worst = worst.max((float - int).abs());
+                total += (float - int).abs();
+                spread += float.abs();
+            }
+            let n = positions.len() as f32;
+            assert!(spread / n > 50.0, "the test network says something");
+            assert!(
+                total / n < 2.0 && worst < 8.0,
+                "{v} views: mean error {} worst {worst} (hundredths), mean score {}",
+                total / n,
+                spread / n
+            );
         }
-        let quantised = net.quantise();
-        quantised.check().unwrap();
-        let mut s = Scratch::new(64);
-        let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
-        let positions = random_positions(21, 20, 160);
-        for p in &positions {
-            let float = 100.0 * net.forward(&inputs(p), &mut s);
-            let int = quantised.evaluate(p) as f32;
-            worst = worst.max((float - int).abs());
-            total += (float - int).abs();
-            spread += float.abs();
-        }
-        let n = positions.len() as f32;
-        assert!(spread / n > 50.0, "the test network says something");
-        assert!(
-            total / n < 2.0 && worst < 8.0,
-            "mean error {} worst {worst} (hundredths), mean score {}",
-            total / n,
-            spread / n
-        );
     }
 
     #[test]
     fn the_gradient_is_the_slope_of_the_output() {
-        let net = FloatNetwork::random(32, 5);
-        let pos = random_positions(3, 1, 30)[25];
-        let features = inputs(&pos);
-        let mut s = Scratch::new(32);
-        let mut grad = vec![0.0; net.params.len()];
-        net.forward(&features, &mut s);
-        net.backward(&features, &mut s, 1.0, &mut grad);
-        let at = Offsets::new(32);
-        let picks = [
-            usize::from(features[0]) * 32 + 3,
-            at.input_bias + 7,
-            at.dense + 5 * 32 + 9,
-            at.dense_bias + 2,
-            at.output + 4,
-            at.output_bias,
-        ];
-        for i in picks {
-            let mut moved = FloatNetwork {
-                hidden: 32,
-                params: net.params.clone(),
-            };
-            let eps = 1e-3;
-            moved.params[i] += eps;
-            let up = moved.forward(&features, &mut s);
-            moved.params[i] -= 2.0 * eps;
-            let down = moved.forward(&features, &mut s);
-            let slope = (up - down) / (2.0 * eps);
-            assert!(
-                (slope - grad[i]).abs() < 1e-2 * (1.0 + slope.abs()),
-                "parameter {i}: slope {slope}, gradient {}",
-                grad[i]
-            );
+        for v in 1..=2 {
+            let net = FloatNetwork::random(32, v, 5);
+            let pos = random_positions(3, 1, 30)[25];
+            let features = inputs(&pos);
+            let mut s = Scratch::new(32, v);
+            let mut grad = vec![0.0; net.params.len()];
+            net.forward(views(&features), &mut s);
+            net.backward(views(&features), &mut s, 1.0, &mut grad);
+            let at = Offsets::new(32, v);
+            let picks = [
+                usize::from(features[0][0]) * 32 + 3,
+                // A piece's row as the other side sees it: read by the second view.
+                usize::from(features[1][0]) * 32 + 11,
+                at.input_bias + 7,
+                at.dense + 5 * v * 32 + 9,
+                at.dense + 6 * v * 32 + v * 32 - 1,
+                at.dense_bias + 2,
+                at.output + 4,
+                at.output_bias,
+            ];
+            for i in picks {
+                let mut moved = FloatNetwork {
+                    hidden: 32,
+                    views: v,
+                    params: net.params.clone(),
+                };
+                let eps = 1e-3;
+                moved.params[i] += eps;
+                let up = moved.forward(views(&features), &mut s);
+                moved.params[i] -= 2.0 * eps;
+                let down = moved.forward(views(&features), &mut s);
+                let slope = (up - down) / (2.0 * eps);
+                assert!(
+                    (slope - grad[i]).abs() < 1e-2 * (1.0 + slope.abs()),
+                    "{v} views, parameter {i}: slope {slope}, gradient {}",
+                    grad[i]
+                );
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ use kroon_rules::board::zobrist::Key;
 const FRAME: Frame = Frame {
     tag: b"KROONBOK",
     version: 1,
+    oldest: 1,
     what: "book",
 };
 const HEADER: usize = 32;

@@ -13,10 +13,14 @@
 //! # Layers
 //! 1. `hidden` sums (the accumulator) of the input weights of the pieces on the
 //!    board plus a bias, in `i16`, clipped to `0..=`[`ACTIVATION`] (a clipped ReLU
-//!    on `0..=1` in the float model, times [`ACTIVATION`]).
-//! 2. [`SECOND`] dot products of those with `i16` weights (the float weights times
-//!    [`DENSE_SCALE`]) plus an `i32` bias, divided by [`DENSE_SCALE`] and clipped
-//!    the same way.
+//!    on `0..=1` in the float model, times [`ACTIVATION`]). With two views the same
+//!    weights are also summed over the board as the other side sees it (its pieces
+//!    its own, the board turned), as chess's networks do: twice the units for the
+//!    second layer from one set of input weights, and the search keeps both
+//!    views' sums along its path anyway.
+//! 2. [`SECOND`] dot products of those (the side to move's view first, then the
+//!    other's) with `i16` weights (the float weights times [`DENSE_SCALE`]) plus an
+//!    `i32` bias, divided by [`DENSE_SCALE`] and clipped the same way.
 //! 3. One dot product with `i16` weights (times [`OUTPUT_SCALE`]) plus a bias: the
 //!    score in men times `ACTIVATION * OUTPUT_SCALE`, turned into hundredths.
 //!
@@ -43,6 +47,8 @@ pub const FEATURES: usize = 4 * SQUARES;
 pub const SECOND: usize = 16;
 /// The widest first layer a network may have.
 pub const MAX_HIDDEN: usize = 512;
+/// The most views a network may sum: the side to move's, and the other side's.
+pub const MAX_VIEWS: usize = 2;
 /// The first layer's width must be a multiple of this (whole vector registers).
 pub const HIDDEN_STEP: usize = 16;
 /// The integer that stands for 1.0 in an activation (and in the first layer's
@@ -69,11 +75,15 @@ pub const SCORE_BOUND: i32 = 5000;
 pub struct Network {
     /// Width of the first layer: a multiple of [`HIDDEN_STEP`] up to [`MAX_HIDDEN`].
     pub hidden: usize,
+    /// The views whose sums the second layer reads: 1 (the side to move's) or 2
+    /// (then the other side's too, from the same input weights).
+    pub views: usize,
     /// Feature `f`'s weights at `f * hidden ..`, times [`ACTIVATION`].
     pub input: Vec<i16>,
     /// Times [`ACTIVATION`].
     pub input_bias: Vec<i16>,
-    /// Second-layer unit `o`'s weights at `o * hidden ..`, times [`DENSE_SCALE`].
+    /// Second-layer unit `o`'s weights at `o * views * hidden ..` (the side to
+    /// move's view first), times [`DENSE_SCALE`].
     pub dense: Vec<i16>,
     /// Times `ACTIVATION * DENSE_SCALE`.
     pub dense_bias: [i32; SECOND],
@@ -85,7 +95,11 @@ pub struct Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network {{ hidden: {}, .. }}", self.hidden)
+        write!(
+            f,
+            "Network {{ hidden: {}, views: {}, .. }}",
+            self.hidden, self.views
+        )
     }
 }
 
@@ -135,7 +149,15 @@ fn turn(bits: u64) -> u64 {
 /// move (see the module's documentation).
 #[inline]
 pub fn features(pos: &Position, each: impl FnMut(usize)) {
-    inputs(Pieces::of(pos).kinds(pos.side_to_move()), each);
+    features_seen_by(pos, pos.side_to_move(), each);
+}
+
+/// Calls `each` with the input of every piece on the board as `view` sees it (as
+/// if it were to move): the side to move's are [`features`], the other side's
+/// are what a network of two views reads second.
+#[inline]
+pub fn features_seen_by(pos: &Position, view: Side, each: impl FnMut(usize)) {
+    inputs(Pieces::of(pos).kinds(view), each);
 }
 
 /// Calls `each` with the input of every piece of `kinds` (as [`Pieces::kinds`]
@@ -162,9 +184,15 @@ impl Network {
                 "a first layer of {h}; this Kroon takes a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
             ));
         }
+        if !(1..=MAX_VIEWS).contains(&self.views) {
+            return Err(format!(
+                "{} views; this Kroon takes 1 or {MAX_VIEWS}",
+                self.views
+            ));
+        }
         if self.input.len() != FEATURES * h
             || self.input_bias.len() != h
-            || self.dense.len() != SECOND * h
+            || self.dense.len() != SECOND * self.views * h
         {
             return Err("layer sizes disagree with the first layer's width".into());
         }
@@ -186,10 +214,14 @@ impl Network {
     #[must_use]
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut sums = [0i16; MAX_HIDDEN];
-        let sums = &mut sums[..self.hidden];
-        self.refresh(Pieces::of(pos), pos.side_to_move(), sums);
-        self.output(sums)
+        let h = self.hidden;
+        let (mut own, mut theirs) = ([0i16; MAX_HIDDEN], [0i16; MAX_HIDDEN]);
+        let view = pos.side_to_move();
+        self.refresh(Pieces::of(pos), view, &mut own[..h]);
+        if self.views == 2 {
+            self.refresh(Pieces::of(pos), view.opponent(), &mut theirs[..h]);
+        }
+        self.output(&own[..h], &theirs[..h])
     }
 
     /// Sets `sums` (the first layer's width) to the first layer's sums of `pieces`
@@ -207,23 +239,31 @@ impl Network {
     }
 
     /// The score, in hundredths of a man, of the position whose first layer's sums
-    /// seen by the side to move are `sums`: the layers after the first.
+    /// seen by the side to move are `own` and by the other side `theirs` (read
+    /// only by a network of two views): the layers after the first.
     #[must_use]
     #[inline]
-    pub fn output(&self, sums: &[i16]) -> i32 {
-        self.score(self.second_layer(sums))
+    pub fn output(&self, own: &[i16], theirs: &[i16]) -> i32 {
+        self.score(self.second_layer(own, theirs))
     }
 
     /// The second layer's units, each clipped to `0..=ACTIVATION`: the
-    /// [`SECOND`] dot products of the clipped first layer, in AVX2 where the
-    /// processor has it (`avx2.rs`: the same sums, wider).
+    /// [`SECOND`] dot products of the clipped first layer (of each view), in AVX2
+    /// where the processor has it (`avx2.rs`: the same sums, wider).
     #[inline]
-    fn second_layer(&self, sums: &[i16]) -> [i32; SECOND] {
-        let h = self.hidden;
-        let mut clipped = [0i16; MAX_HIDDEN];
+    fn second_layer(&self, own: &[i16], theirs: &[i16]) -> [i32; SECOND] {
+        let h = self.views * self.hidden;
+        let mut clipped = [0i16; MAX_VIEWS * MAX_HIDDEN];
         let clipped = &mut clipped[..h];
-        for (c, &s) in clipped.iter_mut().zip(sums) {
-            *c = s.clamp(0, ACTIVATION as i16);
+        for (part, sums) in clipped.chunks_exact_mut(self.hidden).zip([own, theirs]) {
+            // Block by block, as the rows are added: the compiler keeps each block
+            // in a vector register.
+            for (c, s) in part.chunks_exact_mut(LANES).zip(sums.chunks_exact(LANES)) {
+                let (c, s) = (lanes_mut(c), lanes(s));
+                for j in 0..LANES {
+                    c[j] = s[j].clamp(0, ACTIVATION as i16);
+                }
+            }
         }
         let mut dots = [0i32; SECOND];
         #[cfg(target_arch = "x86_64")]
@@ -307,6 +347,12 @@ pub mod testing {
     /// A network of `hidden` units whose weights come from a seeded generator.
     #[must_use]
     pub fn busy_network(seed: u64, hidden: usize) -> Network {
+        busy_network_of_views(seed, hidden, 1)
+    }
+
+    /// [`busy_network`] of `views` views.
+    #[must_use]
+    pub fn busy_network_of_views(seed: u64, hidden: usize, views: usize) -> Network {
         let mut state = seed;
         let mut next = move |range: i32| {
             state = state
@@ -317,9 +363,12 @@ pub mod testing {
         let small = INPUT_BOUND / 4;
         Network {
             hidden,
+            views,
             input: (0..FEATURES * hidden).map(|_| next(small) as i16).collect(),
             input_bias: (0..hidden).map(|_| (next(small) + small) as i16).collect(),
-            dense: (0..SECOND * hidden).map(|_| next(300) as i16).collect(),
+            dense: (0..SECOND * views * hidden)
+                .map(|_| next(300) as i16)
+                .collect(),
             dense_bias: std::array::from_fn(|_| next(20_000)),
             output: std::array::from_fn(|_| next(600) as i16),
             output_bias: next(20_000),
@@ -348,15 +397,57 @@ mod tests {
 
     #[test]
     fn a_flipped_position_scores_the_same() {
-        let net = testing::busy_network(3, 64);
-        net.check().unwrap();
-        let mut spread = std::collections::BTreeSet::new();
-        for p in random_positions(11, 20, 160) {
-            let score = net.evaluate(&p);
-            assert_eq!(score, net.evaluate(&flip(&p)), "{}", p.to_fen());
-            spread.insert(score);
+        for views in 1..=MAX_VIEWS {
+            let net = testing::busy_network_of_views(3, 64, views);
+            net.check().unwrap();
+            let mut spread = std::collections::BTreeSet::new();
+            for p in random_positions(11, 20, 160) {
+                let score = net.evaluate(&p);
+                assert_eq!(score, net.evaluate(&flip(&p)), "{}", p.to_fen());
+                spread.insert(score);
+            }
+            assert!(spread.len() > 20, "the test network says something");
         }
-        assert!(spread.len() > 20, "the test network says something");
+    }
+
+    #[test]
+    fn the_second_view_is_the_other_side_seeing_the_board() {
+        // A two-view network whose second layer reads only the other side's view
+        // scores a position as a one-view network scores the same pieces with the
+        // other side to move.
+        let two = testing::busy_network_of_views(12, 32, 2);
+        let mut one = testing::busy_network(12, 32);
+        one.input.clone_from(&two.input);
+        one.input_bias.clone_from(&two.input_bias);
+        let mut blind = two.clone();
+        for o in 0..SECOND {
+            let row = &mut blind.dense[o * 64..(o + 1) * 64];
+            one.dense[o * 32..(o + 1) * 32].copy_from_slice(&row[32..]);
+            row[..32].fill(0);
+        }
+        one.dense_bias = two.dense_bias;
+        one.output = two.output;
+        one.output_bias = two.output_bias;
+        let mut differ = 0;
+        for p in random_positions(12, 20, 160) {
+            let other: Position = format!(
+                "{}{}",
+                if p.side_to_move() == Side::White {
+                    "B"
+                } else {
+                    "W"
+                },
+                &p.to_fen()[1..]
+            )
+            .parse()
+            .unwrap();
+            assert_eq!(blind.evaluate(&p), one.evaluate(&other), "{}", p.to_fen());
+            differ += usize::from(two.evaluate(&p) != blind.evaluate(&p));
+        }
+        assert!(
+            differ > 100,
+            "the side to move's view counts too ({differ})"
+        );
     }
 
     /// `cargo test -p kroon-engine --release network_speed -- --ignored --nocapture`
@@ -392,5 +483,10 @@ mod tests {
         let mut net = testing::busy_network(4, 32);
         net.hidden = 24;
         assert!(net.check().unwrap_err().contains("multiple"));
+        let mut net = testing::busy_network(4, 32);
+        net.views = 3;
+        assert!(net.check().unwrap_err().contains("3 views"));
+        net.views = 2;
+        assert!(net.check().unwrap_err().contains("sizes disagree"));
     }
 }

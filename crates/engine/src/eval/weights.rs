@@ -31,6 +31,7 @@ use std::path::Path;
 const FRAME: Frame = Frame {
     tag: b"KROONEVL",
     version: 1,
+    oldest: 1,
     what: "weights",
 };
 /// Weights are stored in eighths of a hundredth of a man: a pattern worth a fraction

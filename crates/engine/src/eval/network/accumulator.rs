@@ -9,8 +9,9 @@
 //!
 //! The inputs are seen from the side to move, so the sums are kept for both views
 //! (White's and Black's, as if each were to move) and evaluation takes the side to
-//! move's: a move changes the rows of both views in the same few places, where one
-//! view could not be turned into the other.
+//! move's (and the other side's too, for a network of two views): a move changes
+//! the rows of both views in the same few places, where one view could not be
+//! turned into the other.
 //!
 //! The stack is lazy: a move only notes the position at its ply; the sums are
 //! brought up to date when a position is evaluated, from the nearest ply above
@@ -224,9 +225,15 @@ impl Accumulators {
         }
         let view = pos.side_to_move();
         self.bring_up_to_date(ply, view);
+        if self.net.views == 2 {
+            self.bring_up_to_date(ply, view.opponent());
+        }
         let h = self.net.hidden;
-        let at = (2 * ply + view.index()) * h;
-        let score = self.net.output(&self.sums[at..at + h]);
+        let own = (2 * ply + view.index()) * h;
+        let theirs = (2 * ply + view.opponent().index()) * h;
+        let score = self
+            .net
+            .output(&self.sums[own..own + h], &self.sums[theirs..theirs + h]);
         debug_assert_eq!(score, self.net.evaluate(pos), "{}", pos.to_fen());
         score
     }
@@ -262,7 +269,7 @@ impl Accumulators {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::network::testing::busy_network;
+    use crate::eval::network::testing::{busy_network, busy_network_of_views};
     use crate::eval::network::MAX_HIDDEN;
     use kroon_rules::board::movegen::legal_moves;
 
@@ -314,7 +321,12 @@ mod tests {
 
     #[test]
     fn the_stack_scores_as_the_full_refresh_does() {
-        let net = Arc::new(busy_network(9, 128));
+        for net in [busy_network(9, 128), busy_network_of_views(9, 64, 2)] {
+            stack_scores_as_refresh(Arc::new(net));
+        }
+    }
+
+    fn stack_scores_as_refresh(net: Arc<Network>) {
         let mut stack = Accumulators::new(Arc::clone(&net), 40);
         let mut next = generator(9);
         let mut evaluated = 0;

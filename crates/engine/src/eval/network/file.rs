@@ -5,42 +5,49 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0-7 | magic `KROONNET` |
-//! | 8-11 | format version (1) |
+//! | 8-11 | format version: 1 for a network of one view, 2 for two (so that a Kroon from before views reads every one-view file) |
 //! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (16; 32 before 29 November 2026, refused since) |
 //! | 24-27, 28-31, 32-35 | the scales: activation (127), second layer (512), output (512) |
-//! | 36-39 | reserved (0) |
+//! | 36-39 | version 2: views (2); version 1: 0 (one view) |
 //! | then | the input weights, `i16`, feature by feature (inputs x width) |
 //! | then | the first layer's biases, `i16` |
-//! | then | the second layer's weights, `i16`, unit by unit (16 x width) |
+//! | then | the second layer's weights, `i16`, unit by unit (16 x views x width) |
 //! | then | the second layer's biases, `i32` |
 //! | then | the output weights, `i16` (16), and the output bias, `i32` |
 //! | last 8 | FNV-1a 64 checksum of everything before it |
 //!
 //! What the numbers mean is in [`super`].
 
-use super::{Network, ACTIVATION, DENSE_SCALE, FEATURES, OUTPUT_SCALE, SECOND};
+use super::{Network, ACTIVATION, DENSE_SCALE, FEATURES, MAX_VIEWS, OUTPUT_SCALE, SECOND};
 use crate::knowledge_file::{self, u32_at, Frame};
 use std::path::Path;
 
 /// The network file's tag, version and name.
 pub const FRAME: Frame = Frame {
     tag: b"KROONNET",
-    version: 1,
+    version: 2,
+    oldest: 1,
     what: "network",
 };
 const HEADER: usize = 40;
 
-/// The size of the file of a network with a first layer of `hidden`.
+/// The size of the file of a network with a first layer of `hidden` and `views`
+/// views.
 #[must_use]
-pub const fn file_size(hidden: usize) -> usize {
-    HEADER + 2 * (FEATURES * hidden + hidden + SECOND * hidden + SECOND) + 4 * SECOND + 4 + 8
+pub const fn file_size(hidden: usize, views: usize) -> usize {
+    HEADER
+        + 2 * (FEATURES * hidden + hidden + SECOND * views * hidden + SECOND)
+        + 4 * SECOND
+        + 4
+        + 8
 }
 
 impl Network {
     /// The file's bytes.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = FRAME.start(file_size(self.hidden));
+        let version = if self.views == 1 { 1 } else { 2 };
+        let mut out = FRAME.start_version(version, file_size(self.hidden, self.views));
         let header = [
             FEATURES as u32,
             self.hidden as u32,
@@ -48,7 +55,11 @@ impl Network {
             ACTIVATION as u32,
             DENSE_SCALE as u32,
             OUTPUT_SCALE as u32,
-            0,
+            if self.views == 1 {
+                0
+            } else {
+                self.views as u32
+            },
         ];
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
@@ -70,7 +81,7 @@ impl Network {
 
     /// Reads a file's bytes; the error says what is wrong.
     pub fn decode(bytes: &[u8]) -> Result<Network, String> {
-        FRAME.open(bytes, HEADER)?;
+        let version = FRAME.open(bytes, HEADER)?;
         let shape = [12, 20, 24, 28, 32].map(|at| u32_at(bytes, at));
         let expected = [FEATURES, SECOND].map(|n| n as u32);
         let scales = [ACTIVATION, DENSE_SCALE, OUTPUT_SCALE].map(|n| n as u32);
@@ -81,15 +92,24 @@ impl Network {
             ));
         }
         let hidden = u32_at(bytes, 16) as usize;
-        let size = file_size(hidden.min(1 << 20));
+        let views = match (version, u32_at(bytes, 36)) {
+            (1, 0) => 1,
+            (2, 2) => 2,
+            (_, v) => {
+                return Err(format!(
+                    "views' word {v} in a version {version} network (version 1: 0, one view; version 2: {MAX_VIEWS} views)"
+                ))
+            }
+        };
+        let size = file_size(hidden.min(1 << 20), views);
         if bytes.len() != size {
             return Err(format!(
-                "{} bytes where a network with a first layer of {hidden} has {size} (truncated or padded)",
+                "{} bytes where a network with a first layer of {hidden} and {views} view(s) has {size} (truncated or padded)",
                 bytes.len()
             ));
         }
         let body = FRAME.unseal(bytes)?;
-        let network = read_body(&body[HEADER..], hidden);
+        let network = read_body(&body[HEADER..], hidden, views);
         network.check()?;
         Ok(network)
     }
@@ -107,7 +127,7 @@ impl Network {
 }
 
 /// The layers from the bytes after the header (their size already checked).
-fn read_body(body: &[u8], hidden: usize) -> Network {
+fn read_body(body: &[u8], hidden: usize, views: usize) -> Network {
     let mut at = 0;
     let mut shorts = |n: usize| -> Vec<i16> {
         let out = body[at..at + 2 * n]
@@ -119,8 +139,8 @@ fn read_body(body: &[u8], hidden: usize) -> Network {
     };
     let input = shorts(FEATURES * hidden);
     let input_bias = shorts(hidden);
-    let dense = shorts(SECOND * hidden);
-    let rest = &body[2 * (FEATURES * hidden + hidden + SECOND * hidden)..];
+    let dense = shorts(SECOND * views * hidden);
+    let rest = &body[2 * (FEATURES * hidden + hidden + SECOND * views * hidden)..];
     let int = |i: usize| i32::from_le_bytes(rest[4 * i..4 * i + 4].try_into().expect("4 bytes"));
     let dense_bias = std::array::from_fn(int);
     let outputs = &rest[4 * SECOND..];
@@ -128,6 +148,7 @@ fn read_body(body: &[u8], hidden: usize) -> Network {
     let last = &outputs[2 * SECOND..];
     Network {
         hidden,
+        views,
         input,
         input_bias,
         dense,
@@ -139,15 +160,37 @@ fn read_body(body: &[u8], hidden: usize) -> Network {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::busy_network;
+    use super::super::testing::{busy_network, busy_network_of_views};
     use super::*;
 
     #[test]
     fn networks_round_trip() {
-        let net = busy_network(1, 48);
-        let bytes = net.encode();
-        assert_eq!(bytes.len(), file_size(48));
-        assert_eq!(Network::decode(&bytes), Ok(net));
+        for views in 1..=MAX_VIEWS {
+            let net = busy_network_of_views(1, 48, views);
+            let bytes = net.encode();
+            assert_eq!(bytes.len(), file_size(48, views));
+            assert_eq!(Network::decode(&bytes), Ok(net));
+        }
+    }
+
+    #[test]
+    fn one_view_is_version_1_two_views_version_2() {
+        // A one-view network is written as before views were counted (the
+        // built-in network is one), so older Kroons read it.
+        for (views, version, word) in [(1, 1, 0), (2, 2, 2)] {
+            let bytes = busy_network_of_views(6, 32, views).encode();
+            assert_eq!(u32_at(&bytes, 8), version);
+            assert_eq!(u32_at(&bytes, 36), word);
+        }
+        let built_in = Network::decode(include_bytes!("../kroon.net")).unwrap();
+        assert_eq!(built_in.views, 1);
+        // The views' word must agree with the version.
+        let mut bytes = busy_network_of_views(6, 32, 2).encode();
+        bytes.truncate(bytes.len() - 8);
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        Frame::seal(&mut bytes);
+        let err = Network::decode(&bytes).unwrap_err();
+        assert!(err.contains("views' word 2 in a version 1"), "{err}");
     }
 
     #[test]
@@ -160,8 +203,13 @@ mod tests {
             .unwrap_err()
             .contains("truncated"));
         let mut version = bytes.clone();
-        version[8] = 2;
-        assert!(Network::decode(&version).unwrap_err().contains("version 2"));
+        version[8] = 3;
+        assert!(Network::decode(&version).unwrap_err().contains("version 3"));
+        let mut views = busy_network_of_views(2, 32, 2).encode();
+        views[36] = 3;
+        assert!(Network::decode(&views)
+            .unwrap_err()
+            .contains("views' word 3"));
         let mut wide = bytes.clone();
         wide[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(Network::decode(&wide).unwrap_err().contains("truncated"));
