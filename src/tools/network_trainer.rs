@@ -6,8 +6,8 @@
 //! fitted in floating point ([`model`]) with Adam over minibatches, the gradient of
 //! each batch shared among threads, and quantised to the integer network after
 //! every epoch; the last line gives the validation loss of the integer network the
-//! engine plays with, beside that of the built-in pattern evaluation on the same
-//! positions.
+//! engine plays with; before the first epoch, those of the built-in pattern
+//! evaluation and network on the same positions.
 
 pub mod model;
 
@@ -147,17 +147,21 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let (train, valid, k) = load_scaled(config, Sample::new, |s| (s.score, s.result))?;
     let threads = config.threads.max(1);
     let lk = (config.lambda, k);
-    let pattern = Evaluator::from_name("learned")?;
-    println!(
-        "the built-in pattern evaluation: validation loss {:.5}",
-        mean_loss(
-            &valid,
-            lk,
-            threads,
-            || (),
-            |(), p| pattern.evaluate(p) as f32
-        )
-    );
+    // The evaluations built in, on the same held-out positions: what a new
+    // network has to beat.
+    for (name, what) in [("learned", "pattern evaluation"), ("network", "network")] {
+        let built_in = Evaluator::from_name(name)?;
+        println!(
+            "the built-in {what}: validation loss {:.5}",
+            mean_loss(
+                &valid,
+                lk,
+                threads,
+                || (),
+                |(), p| built_in.evaluate(p) as f32
+            )
+        );
+    }
     let mut net = FloatNetwork::random(hidden, views, config.seed);
     let mut adam = Adam::new(net.params.len());
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
