@@ -34,6 +34,10 @@ pub struct Pruning {
     /// The quiescence plies, from the horizon down, at which a quiet position
     /// without kings may offer an exchange (1: the horizon only).
     pub offer_plies: i32,
+    /// A node with a single legal move searches it a ply deeper: 0 on the
+    /// principal variation only, 1 at every node (as Scan 2.0 does; the default
+    /// since it won its match at equal nodes, docs/tuning.md).
+    pub single_reply: i32,
 }
 
 impl Pruning {
@@ -57,6 +61,7 @@ impl Pruning {
         probcut_ratio: 50,
         threat_margin: 107,
         offer_plies: 1,
+        single_reply: 1,
     };
 }
 
@@ -71,7 +76,7 @@ type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
 
 /// The bounds keep every setting meaningful (a divisor is never zero, a depth
 /// never negative) without judging what plays well: that is for games.
-const FIELDS: [Field; 15] = [
+const FIELDS: [Field; 16] = [
     ("lmr-depth", 1, 64, |p| &mut p.lmr_depth),
     ("lmr-move", 1, 64, |p| &mut p.lmr_move),
     ("lmr-base", -1000, 1000, |p| &mut p.lmr_base),
@@ -87,6 +92,7 @@ const FIELDS: [Field; 15] = [
     ("probcut-ratio", 1, 100, |p| &mut p.probcut_ratio),
     ("threat-margin", 0, 10_000, |p| &mut p.threat_margin),
     ("offer-plies", 0, 64, |p| &mut p.offer_plies),
+    ("single-reply", 0, 1, |p| &mut p.single_reply),
 ];
 
 impl Pruning {

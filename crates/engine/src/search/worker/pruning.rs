@@ -95,11 +95,16 @@ impl Worker<'_> {
             }
         }
         // A forced reply (often a single capture) costs the opponent nothing to find:
-        // do not let it use up depth.
-        // Only on the principal variation: forced captures are so common in draughts
-        // that extending them everywhere multiplies the tree several times over.
+        // do not let it use up depth. At every node (`single-reply` 1, the default;
+        // 0: on the principal variation only): forced captures are so common in
+        // draughts that the tree to a given depth is three times larger, but at
+        // equal nodes the lines it keeps whole play better (docs/tuning.md).
         // Not past two thirds of the ply limit, which keeps room for quiescence.
-        let extension = i32::from(pv_node && moves.len() == 1 && ply < 2 * MAX_PLY / 3);
+        let extension = i32::from(
+            (pv_node || self.pruning.single_reply != 0)
+                && moves.len() == 1
+                && ply < 2 * MAX_PLY / 3,
+        );
         let futile = !pv_node
             && !capture
             && depth <= self.pruning.futility_depth
