@@ -236,23 +236,9 @@ impl FloatNetwork {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Inputs;
     use super::*;
-    use crate::eval::network::features_seen_by;
     use crate::eval::testing::random_positions;
-
-    /// The inputs of each view of `pos` (the side to move's first).
-    fn inputs(pos: &crate::board::Position) -> [Vec<u8>; 2] {
-        let side = pos.side_to_move();
-        [side, side.opponent()].map(|view| {
-            let mut out = Vec::new();
-            features_seen_by(pos, view, |f| out.push(f as u8));
-            out
-        })
-    }
-
-    fn views(inputs: &[Vec<u8>; 2]) -> [&[u8]; 2] {
-        [&inputs[0], &inputs[1]]
-    }
 
     #[test]
     fn the_integer_network_plays_what_the_float_one_learned() {
@@ -271,7 +257,7 @@ mod tests {
             let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
             let positions = random_positions(21, 20, 160);
             for p in &positions {
-                let float = 100.0 * net.forward(views(&inputs(p)), &mut s);
+                let float = 100.0 * net.forward(Inputs::of(p).views(), &mut s);
                 let int = quantised.evaluate(p) as f32;
                 worst = worst.max((float - int).abs());
                 total += (float - int).abs();
@@ -293,11 +279,12 @@ mod tests {
         for v in 1..=2 {
             let net = FloatNetwork::random(32, v, 5);
             let pos = random_positions(3, 1, 30)[25];
-            let features = inputs(&pos);
+            let inputs = Inputs::of(&pos);
+            let features = inputs.views();
             let mut s = Scratch::new(32, v);
             let mut grad = vec![0.0; net.params.len()];
-            net.forward(views(&features), &mut s);
-            net.backward(views(&features), &mut s, 1.0, &mut grad);
+            net.forward(features, &mut s);
+            net.backward(features, &mut s, 1.0, &mut grad);
             let at = Offsets::new(32, v);
             let picks = [
                 usize::from(features[0][0]) * 32 + 3,
@@ -318,9 +305,9 @@ mod tests {
                 };
                 let eps = 1e-3;
                 moved.params[i] += eps;
-                let up = moved.forward(views(&features), &mut s);
+                let up = moved.forward(features, &mut s);
                 moved.params[i] -= 2.0 * eps;
-                let down = moved.forward(views(&features), &mut s);
+                let down = moved.forward(features, &mut s);
                 let slope = (up - down) / (2.0 * eps);
                 assert!(
                     (slope - grad[i]).abs() < 1e-2 * (1.0 + slope.abs()),
