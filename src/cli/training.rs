@@ -50,7 +50,9 @@ pub struct TrainArgs {
     /// Threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Start from these weights (default: material only; patterns only).
+    /// Start from these weights: a weights file for the patterns (default: material
+    /// only), a network file for the network (default: random; a network of one view
+    /// starts one of two, the other view's weights at zero; of the same width).
     #[arg(long)]
     pub init: Option<std::path::PathBuf>,
     /// The logistic scale K in sigmoid(score / K) (default: fitted to the data).
@@ -77,15 +79,33 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
         if h == 0 || h > 512 || !h.is_multiple_of(16) {
             return Err("--hidden must be a multiple of 16 up to 512".into());
         }
-        if args.init.is_some() {
-            return Err("--init starts the pattern weights, not a network".into());
-        }
         if !(1..=2).contains(&args.views) {
             return Err("--views must be 1 or 2".into());
         }
+        let init = match args.init.as_deref() {
+            Some(path) => {
+                let net = crate::eval::network::Network::load(path)?;
+                let name = path.display();
+                if net.hidden != h {
+                    return Err(format!(
+                        "--init {name} has {} units; --hidden says {h}",
+                        net.hidden
+                    ));
+                }
+                if net.views > args.views {
+                    return Err(format!(
+                        "--init {name} has {} views; --views {} cannot hold them",
+                        net.views, args.views
+                    ));
+                }
+                Some(net)
+            }
+            None => None,
+        };
         Model::Network {
             hidden: h,
             views: args.views,
+            init,
         }
     } else {
         let init = args.init.as_deref();

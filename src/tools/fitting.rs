@@ -23,8 +23,13 @@ use std::path::PathBuf;
 pub enum Model {
     /// The learned pattern evaluation, from these weights or from material alone.
     Patterns { init: Option<Weights> },
-    /// A network with a first layer of this width, summed over this many views.
-    Network { hidden: usize, views: usize },
+    /// A network with a first layer of this width, summed over this many views,
+    /// from random weights or from a network's.
+    Network {
+        hidden: usize,
+        views: usize,
+        init: Option<crate::eval::network::Network>,
+    },
 }
 
 /// What a training run is.

@@ -141,7 +141,12 @@ fn epoch(
 /// Runs the training and writes the network.
 pub fn run(config: &TrainConfig) -> Result<(), String> {
     let start = Instant::now();
-    let Model::Network { hidden, views } = config.model else {
+    let Model::Network {
+        hidden,
+        views,
+        ref init,
+    } = config.model
+    else {
         return Err("the network trainer fits networks only".into());
     };
     let (train, valid, k) = load_scaled(config, Sample::new, |s| (s.score, s.result))?;
@@ -162,7 +167,17 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
             )
         );
     }
-    let mut net = FloatNetwork::random(hidden, views, config.seed);
+    let mut net = match init {
+        Some(start) => {
+            let net = FloatNetwork::from_network(start, views)?;
+            println!(
+                "the starting network: validation loss {:.5}",
+                mean_loss(&valid, lk, threads, || (), |(), p| start.evaluate(p) as f32)
+            );
+            net
+        }
+        None => FloatNetwork::random(hidden, views, config.seed),
+    };
     let mut adam = Adam::new(net.params.len());
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();

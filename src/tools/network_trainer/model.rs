@@ -112,6 +112,44 @@ impl FloatNetwork {
         }
     }
 
+    /// The float network an integer network stands for, to go on fitting it: each
+    /// weight is its quantised value over the scale [`FloatNetwork::quantise`]
+    /// multiplied by. A network of one view widened to two starts with the other
+    /// view's second-layer weights at zero, so it scores every position as before.
+    pub fn from_network(net: &Network, views: usize) -> Result<FloatNetwork, String> {
+        if views < net.views {
+            return Err(format!(
+                "a network of {} views cannot start one of {views}",
+                net.views
+            ));
+        }
+        let h = net.hidden;
+        let at = Offsets::new(h, views);
+        let mut params = vec![0.0; at.end];
+        let over = |v: i32, scale: i32| v as f32 / scale as f32;
+        for (p, &w) in params[..at.dense]
+            .iter_mut()
+            .zip(net.input.iter().chain(&net.input_bias))
+        {
+            *p = over(i32::from(w), ACTIVATION);
+        }
+        let (old, new) = (net.views * h, views * h);
+        for o in 0..SECOND {
+            let row = &net.dense[o * old..(o + 1) * old];
+            for (p, &w) in params[at.dense + o * new..].iter_mut().zip(row) {
+                *p = over(i32::from(w), DENSE_SCALE);
+            }
+            params[at.dense_bias + o] = over(net.dense_bias[o], ACTIVATION * DENSE_SCALE);
+            params[at.output + o] = over(i32::from(net.output[o]), OUTPUT_SCALE);
+        }
+        params[at.output_bias] = over(net.output_bias, ACTIVATION * OUTPUT_SCALE);
+        Ok(FloatNetwork {
+            hidden: h,
+            views,
+            params,
+        })
+    }
+
     /// The score of a position with these inputs (a list for each view, see the
     /// module's documentation), in men for the side to move.
     pub fn forward(&self, views: [&[u8]; 2], s: &mut Scratch) -> f32 {
@@ -238,6 +276,7 @@ impl FloatNetwork {
 mod tests {
     use super::super::Inputs;
     use super::*;
+    use crate::eval::network::testing::busy_network_of_views;
     use crate::eval::testing::random_positions;
 
     #[test]
@@ -272,6 +311,39 @@ mod tests {
                 spread / n
             );
         }
+    }
+
+    #[test]
+    fn a_network_goes_on_from_its_file_and_widens_to_two_views() {
+        let positions = random_positions(22, 20, 80);
+        for (from, to) in [(1, 1), (1, 2), (2, 2)] {
+            let net = busy_network_of_views(9, 32, from);
+            let float = FloatNetwork::from_network(&net, to).unwrap();
+            assert_eq!((float.hidden, float.views), (32, to));
+            if from == to {
+                assert!(
+                    float.quantise() == net,
+                    "{from} views: the weights come back"
+                );
+            }
+            let mut s = Scratch::new(32, to);
+            let mut spread = 0.0;
+            for p in &positions {
+                let score = 100.0 * float.forward(Inputs::of(p).views(), &mut s);
+                let int = net.evaluate(p) as f32;
+                spread += int.abs();
+                assert!(
+                    (score - int).abs() < 2.0,
+                    "{from} -> {to} views: float {score}, integer {int}"
+                );
+            }
+            assert!(
+                spread / positions.len() as f32 > 20.0,
+                "the test network says something: {spread}"
+            );
+        }
+        let two = busy_network_of_views(9, 32, 2);
+        assert!(FloatNetwork::from_network(&two, 1).is_err());
     }
 
     #[test]
