@@ -296,3 +296,91 @@ fn selfplay_ends_games_by_the_tables() {
         text(&out.stderr)
     );
 }
+
+/// `kroon train --model network --init`: a fit goes on from a network file (one
+/// view widened to two), starting where that network scores the held-out
+/// positions; a damaged file or one of another width is refused by name.
+#[test]
+fn a_network_fit_goes_on_from_a_network_file() {
+    let dir = Scratch::new("training-init");
+    let data = dir.join("data.bin");
+    let out = selfplay(&data, &["--games", "4", "--threads", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let network = |out: &Path, hidden: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--model",
+            "network",
+            "--hidden",
+            hidden,
+            "--epochs",
+            "2",
+            "--validation",
+            "0.5",
+        ];
+        args.extend_from_slice(extra);
+        train(&[&data], out, &args)
+    };
+    let loss = |report: &str, line: &str| -> f32 {
+        report
+            .lines()
+            .find_map(|l| l.strip_prefix(line))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no '{line}' in {report}"))
+    };
+    let first = dir.join("one-view.net");
+    let out = network(&first, "16", &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let fitted = loss(&text(&out.stdout), "the integer network: validation loss ");
+
+    let widened = dir.join("two-views.net");
+    let init = ["--views", "2", "--init", first.to_str().unwrap()];
+    let out = network(&widened, "16", &init);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let start = loss(&report, "the starting network: validation loss ");
+    assert!(
+        (start - fitted).abs() < 1e-4,
+        "the same held-out games, the same network: {start} against {fitted}"
+    );
+    let replies = hub_with_weights(&widened);
+    assert!(
+        replies.lines().any(|l| l.starts_with("done move=")),
+        "{replies}"
+    );
+
+    let wrong_width = network(
+        &dir.join("w.net"),
+        "32",
+        &["--init", first.to_str().unwrap()],
+    );
+    assert!(!wrong_width.status.success());
+    let err = text(&wrong_width.stderr);
+    assert!(
+        err.contains("one-view.net") && err.contains("16 units"),
+        "{err}"
+    );
+
+    let narrower = network(
+        &dir.join("w.net"),
+        "16",
+        &["--init", widened.to_str().unwrap()],
+    );
+    assert!(!narrower.status.success());
+    let err = text(&narrower.stderr);
+    assert!(
+        err.contains("two-views.net") && err.contains("2 views"),
+        "{err}"
+    );
+
+    let junk = dir.join("junk.net");
+    std::fs::write(&junk, [7u8; 100]).unwrap();
+    let damaged = network(
+        &dir.join("w.net"),
+        "16",
+        &["--init", junk.to_str().unwrap()],
+    );
+    assert!(!damaged.status.success());
+    let err = text(&damaged.stderr);
+    assert!(err.contains("junk.net"), "{err}");
+}
