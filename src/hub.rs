@@ -22,17 +22,22 @@ use std::time::{Duration, Instant};
 /// one whole line at a time, flushed at once (clients read with time-outs).
 #[derive(Clone)]
 pub struct Output {
-    /// The stream and when its last line was written.
-    stream: Arc<Mutex<(Box<dyn Write + Send>, Instant)>>,
+    /// The stream, and when its last line was written since the client last
+    /// showed that it had read what came before (see [`Output::heard`]).
+    stream: Arc<Mutex<Stream>>,
     /// See [`CLOSING_LINE_PAUSE`].
     pause: Duration,
 }
+
+/// The stream and when its last unread line was written.
+type Stream = (Box<dyn Write + Send>, Option<Instant>);
 
 /// The pause before a line that ends an exchange (`wait`, `ready`, `pong`, `done`).
 /// py-draughts polls the pipe with `select` and then reads through a buffer: a
 /// closing line that reaches it in the same read as the lines before it sits unseen
 /// in that buffer, and the client waits for it forever. Sent a moment apart, it
-/// arrives in a read of its own.
+/// arrives in a read of its own. Only lines of the same exchange need the pause:
+/// those before the client's last command were read (see [`Output::heard`]).
 const CLOSING_LINE_PAUSE: Duration = Duration::from_millis(15);
 
 impl Output {
@@ -42,9 +47,21 @@ impl Output {
 
     fn with_pause(w: impl Write + Send + 'static, pause: Duration) -> Output {
         Output {
-            stream: Arc::new(Mutex::new((Box::new(w), Instant::now()))),
+            stream: Arc::new(Mutex::new((Box::new(w), None))),
             pause,
         }
+    }
+
+    /// The client sent a command while no search was under way: it had read the
+    /// lines before, so the next closing line need not keep apart from them.
+    /// (Every move used to pay the pause after its previous `done`: 15 ms a move,
+    /// and at a minute a game Kroon lost a 187-move ending on time, its last 40
+    /// moves at 16 ms each while Scan 2.0 took 2.)
+    pub fn heard(&self) {
+        self.stream
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .1 = None;
     }
 
     fn send(&self, reply: &Reply) {
@@ -62,7 +79,9 @@ impl Output {
             // this output, and a `pong` during a search must not hold up the search.
             // A line written meanwhile restarts the pause.
             loop {
-                let wait = self.pause.saturating_sub(guard.1.elapsed());
+                let wait = guard.1.map_or(Duration::ZERO, |last| {
+                    self.pause.saturating_sub(last.elapsed())
+                });
                 if wait.is_zero() {
                     break;
                 }
@@ -75,7 +94,7 @@ impl Output {
         // A GUI that closed its end will be noticed on stdin; nothing to do here.
         let _ = writeln!(w, "{reply}");
         let _ = w.flush();
-        *last = Instant::now();
+        *last = Some(Instant::now());
     }
 }
 
@@ -352,11 +371,25 @@ impl Session {
         }
         let out = self.out.clone();
         let events = self.events.clone();
+        // Under a game clock, iterations completed in a search's first moments are
+        // not reported: their `info` would make the `done` right after them wait
+        // [`CLOSING_LINE_PAUSE`], longer than such a move's whole search. (The
+        // book's answer is reported: it comes once a game, in the opening. A clock
+        // in nodes reports every iteration: its `done` follows the node count's
+        // line anyway, and its time is not the wall's.)
+        let reported_from = match self.level {
+            TimeControl::Clock { .. } if self.engine.node_rate().is_none() => CLOSING_LINE_PAUSE,
+            _ => Duration::ZERO,
+        };
         let id = self.engine.go(
             game,
             self.level,
             mode,
-            move |info| out.send(&info_reply(info)),
+            move |info| {
+                if info.from_book || info.time >= reported_from {
+                    out.send(&info_reply(info));
+                }
+            },
             move |id| {
                 let _ = events.send(Event::SearchDone(id));
             },
@@ -454,6 +487,9 @@ impl Session {
             match event {
                 Event::Line(line) => {
                     log::debug!("hub << {line}");
+                    if self.searching.is_none() {
+                        self.out.heard();
+                    }
                     if self.handle(&line) == Flow::Quit {
                         break;
                     }
@@ -525,6 +561,31 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn lines_the_client_has_read_need_no_pause_after_them() {
+        let lines = Lines::default();
+        let pause = Duration::from_secs(30);
+        let out = Output::with_pause(lines.clone(), pause);
+        // A whole exchange: its closing line waits the pause after the report.
+        let started = Instant::now();
+        out.send(&Reply::Error("report".into()));
+        out.send(&Reply::Ready);
+        assert!(started.elapsed() >= pause);
+        // The client answers (it read `ready`): the next closing line goes at
+        // once, whether lines came just before it or not.
+        out.heard();
+        let started = Instant::now();
+        out.send(&Reply::Pong);
+        out.heard();
+        out.send(&Reply::Pong);
+        assert!(started.elapsed() < pause / 2, "{:?}", started.elapsed());
+        let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            ["error message=report", "ready", "pong", "pong"]
+        );
     }
 
     #[test]
