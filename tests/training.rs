@@ -349,38 +349,22 @@ fn a_network_fit_goes_on_from_a_network_file() {
         "{replies}"
     );
 
-    let wrong_width = network(
-        &dir.join("w.net"),
-        "32",
-        &["--init", first.to_str().unwrap()],
-    );
-    assert!(!wrong_width.status.success());
-    let err = text(&wrong_width.stderr);
-    assert!(
-        err.contains("one-view.net") && err.contains("16 units"),
-        "{err}"
-    );
-
-    let narrower = network(
-        &dir.join("w.net"),
-        "16",
-        &["--init", widened.to_str().unwrap()],
-    );
-    assert!(!narrower.status.success());
-    let err = text(&narrower.stderr);
-    assert!(
-        err.contains("two-views.net") && err.contains("2 views"),
-        "{err}"
-    );
-
+    // Refused, naming the file: another width, more views than the fit's, junk.
     let junk = dir.join("junk.net");
     std::fs::write(&junk, [7u8; 100]).unwrap();
-    let damaged = network(
-        &dir.join("w.net"),
-        "16",
-        &["--init", junk.to_str().unwrap()],
-    );
-    assert!(!damaged.status.success());
-    let err = text(&damaged.stderr);
-    assert!(err.contains("junk.net"), "{err}");
+    for (init, hidden, says) in [
+        (&first, "32", "16 units"),
+        (&widened, "16", "2 views"),
+        (&junk, "16", "not a Kroon network"),
+    ] {
+        let out = network(
+            &dir.join("w.net"),
+            hidden,
+            &["--init", init.to_str().unwrap()],
+        );
+        assert!(!out.status.success());
+        let err = text(&out.stderr);
+        let name = init.file_name().unwrap().to_str().unwrap();
+        assert!(err.contains(name) && err.contains(says), "{err}");
+    }
 }
