@@ -92,6 +92,11 @@ fn mean_loss<S>(
     })
 }
 
+/// Mean loss of an integer network, as the engine plays it.
+fn integer_loss(net: &Network, samples: &[Sample], lk: (f32, f32), threads: usize) -> f32 {
+    mean_loss(samples, lk, threads, || (), |(), p| net.evaluate(p) as f32)
+}
+
 /// The gradient of a part of a batch into `grad`; returns the part's total loss.
 fn part_gradient(
     net: &FloatNetwork,
@@ -172,7 +177,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
             let net = FloatNetwork::from_network(start, views)?;
             println!(
                 "the starting network: validation loss {:.5}",
-                mean_loss(&valid, lk, threads, || (), |(), p| start.evaluate(p) as f32)
+                integer_loss(start, &valid, lk, threads)
             );
             net
         }
@@ -204,13 +209,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     quantised.check()?;
     println!(
         "the integer network: validation loss {:.5}",
-        mean_loss(
-            &valid,
-            lk,
-            threads,
-            || (),
-            |(), p| quantised.evaluate(p) as f32
-        )
+        integer_loss(&quantised, &valid, lk, threads)
     );
     quantised.save(&config.out)?;
     println!("network written to {}", config.out.display());
