@@ -252,8 +252,23 @@ impl Network {
     /// where the processor has it (`avx2.rs`: the same sums, wider).
     #[inline]
     fn second_layer(&self, own: &[i16], theirs: &[i16]) -> [i32; SECOND] {
+        // The clipped units live on the stack, which Rust zeroes first: a buffer
+        // for the widest network allowed (2 KiB) cost 3.6% of a bench's time in
+        // `memset` alone, so the networks in use (up to 256 units over both
+        // views) get one of their own size.
+        if self.views * self.hidden <= SMALL_LAYER {
+            self.second_layer_in::<SMALL_LAYER>(own, theirs)
+        } else {
+            self.second_layer_in::<{ MAX_VIEWS * MAX_HIDDEN }>(own, theirs)
+        }
+    }
+
+    /// [`Self::second_layer`] with a scratch buffer of `N` units (at least the
+    /// views times the first layer's width).
+    #[inline(always)]
+    fn second_layer_in<const N: usize>(&self, own: &[i16], theirs: &[i16]) -> [i32; SECOND] {
         let h = self.views * self.hidden;
-        let mut clipped = [0i16; MAX_VIEWS * MAX_HIDDEN];
+        let mut clipped = [0i16; N];
         let clipped = &mut clipped[..h];
         for (part, sums) in clipped.chunks_exact_mut(self.hidden).zip([own, theirs]) {
             // Block by block, as the rows are added: the compiler keeps each block
@@ -316,6 +331,8 @@ fn add_row(sums: &mut [i16], row: &[i16]) {
 /// registers (the dot product alone, as a plain loop over the slices, was widened
 /// four values at a time and ran four times slower: see `docs/learning.md`).
 const LANES: usize = HIDDEN_STEP;
+/// The widest second-layer input (views times units) of the small scratch buffer.
+const SMALL_LAYER: usize = 256;
 
 fn lanes(block: &[i16]) -> &[i16; LANES] {
     block.try_into().expect("a whole block")
@@ -448,6 +465,31 @@ mod tests {
             differ > 100,
             "the side to move's view counts too ({differ})"
         );
+    }
+
+    #[test]
+    fn the_scratch_buffer_changes_no_unit() {
+        // Networks up to SMALL_LAYER inputs to the second layer take the small
+        // buffer, wider ones the widest: both give the same units, and the widest
+        // network allowed is still scored (colour symmetry, as above).
+        for (hidden, views) in [(128, 1), (128, 2), (256, 1)] {
+            let net = testing::busy_network_of_views(5, hidden, views);
+            for p in random_positions(5, 10, 80) {
+                let (mut own, mut theirs) = (vec![0; hidden], vec![0; hidden]);
+                net.refresh(Pieces::of(&p), p.side_to_move(), &mut own);
+                net.refresh(Pieces::of(&p), p.side_to_move().opponent(), &mut theirs);
+                assert_eq!(
+                    net.second_layer_in::<SMALL_LAYER>(&own, &theirs),
+                    net.second_layer_in::<{ MAX_VIEWS * MAX_HIDDEN }>(&own, &theirs),
+                    "{hidden} units, {views} views"
+                );
+            }
+        }
+        let widest = testing::busy_network_of_views(6, MAX_HIDDEN, MAX_VIEWS);
+        widest.check().unwrap();
+        for p in random_positions(6, 10, 40) {
+            assert_eq!(widest.evaluate(&p), widest.evaluate(&flip(&p)));
+        }
     }
 
     /// `cargo test -p kroon-engine --release network_speed -- --ignored --nocapture`
