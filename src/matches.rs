@@ -19,7 +19,9 @@ mod table;
 use crate::pdn;
 use elo::SprtVerdict;
 use player::Player;
-pub use schedule::{check_fixed_ports, dxp_time, node_clock, schedule, Job, MatchConfig};
+pub use schedule::{
+    check_fixed_ports, dxp_time, node_clock, own_clocks, schedule, Job, MatchConfig,
+};
 use standings::{clock_text, pairs_line, sprt_line};
 pub use standings::{record_pdn, GameRecord, MatchSummary, SprtState, Standings, TimeUse};
 use std::collections::VecDeque;
@@ -33,10 +35,17 @@ pub use table::play_game;
 pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(), String> {
     let summary = run_match(config, pdn_file)?;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let clocks = match config.has_time_odds() {
+        // Time odds: each engine's clock by its name.
+        true => (0..config.engines.len())
+            .map(|e| format!("{} {}", config.engines[e].name, config.tc_of(e)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        false => config.tc.to_string(),
+    };
     println!(
-        "{} games, {}, {} openings",
+        "{} games, {clocks}, {} openings",
         summary.games,
-        config.tc,
         config.openings.len()
     );
     if let Some(seed) = config.random_seed {
@@ -279,7 +288,7 @@ mod tests {
             random_seed: Some(7),
             games_per_pair: 6,
             tc: TimeControl::Nodes(1000),
-            dxp_time: (Minutes::ZERO, 0),
+            dxp_time: vec![(Minutes::ZERO, 0); 2],
             time_margin: Duration::ZERO,
             move_timeout: Duration::ZERO,
             adjudicate: None,
@@ -377,6 +386,39 @@ mod tests {
         ]);
         let err = node_clock(&mut engines, Some(1000), &clock).unwrap_err();
         assert!(err.contains("d speaks DXP"), "{err}");
+    }
+
+    #[test]
+    fn an_engine_with_its_own_clock_is_told_its_own_time() {
+        let engines: Vec<EngineSpec> = [
+            "name=k cmd=k",
+            "name=scan proto=dxp cmd='s {port}' tc=120",
+            "name=moby proto=dxp cmd='m {port}'",
+        ]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+        let minute: TimeControl = "60".parse().unwrap();
+        let told = dxp_time(&engines, &minute).unwrap();
+        assert_eq!(told[0], (Minutes::ZERO, 0), "a Hub engine is told nothing");
+        assert_eq!(told[1].0.seconds(), 120.0);
+        assert_eq!(told[2].0.seconds(), 60.0);
+        // A clock of its own DXP cannot state is refused by the engine's name.
+        let mut odd = engines.clone();
+        odd[1].tc = Some("60+1".parse().unwrap());
+        let err = dxp_time(&odd, &minute).unwrap_err();
+        assert!(
+            err.starts_with("scan speaks DXP") && err.contains("increment"),
+            "{err}"
+        );
+        // A clock of its own needs the match on a clock.
+        assert!(own_clocks(&engines, &minute).is_ok());
+        let err = own_clocks(&engines, &TimeControl::Nodes(1000)).unwrap_err();
+        assert!(
+            err.starts_with("scan's tc=") && err.contains("--tc"),
+            "{err}"
+        );
+        assert!(own_clocks(&engines[..1], &TimeControl::Depth(3)).is_ok());
     }
 
     #[test]

@@ -802,6 +802,66 @@ fn engines_at_a_node_clock_are_each_charged_at_their_own_rate() {
 }
 
 #[test]
+fn an_engine_given_time_odds_plays_on_its_own_clock() {
+    // A has two seconds a game, B one (--tc), on a node clock so that the games do
+    // not depend on the machine's load. The clock follows the engine whichever
+    // colour it plays: A plans its moves in its two seconds and uses more of them.
+    let a = kroon_engine("A") + " option.book=off tc=2";
+    let b = kroon_engine("B") + " option.book=off";
+    let (stdout, text) = run_match(
+        &[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--tc",
+            "1",
+            "--node-rate",
+            "1000000",
+            "--games",
+            "2",
+        ],
+        "odds.pdn",
+    );
+    assert!(stdout.contains("2 games, A 2+0, B 1+0,"), "{stdout}");
+    let games = parse_games(&text).expect("the PDN file reads");
+    assert_eq!(games.len(), 2, "{stdout}");
+    let mut used = [0.0f64; 2];
+    for g in &games {
+        replay(g);
+        assert!(!g.tag("Termination").unwrap().contains("time"), "{g:?}");
+        assert_eq!(g.tag("TimeControl"), None, "each side has its own");
+        for side in ["White", "Black"] {
+            let a_plays = g.tag(side) == Some("A");
+            let own = if a_plays { "2+0" } else { "1+0" };
+            assert_eq!(g.tag(&format!("{side}TimeControl")), Some(own), "{g:?}");
+            let left: f64 = g.tag(&format!("{side}Clock")).unwrap().parse().unwrap();
+            let start = if a_plays { 2.0 } else { 1.0 };
+            assert!(left > 0.0 && left < start, "{side} left {left} of {start}");
+            used[usize::from(!a_plays)] += start - left;
+        }
+    }
+    assert!(
+        used[0] > 1.4 * used[1],
+        "A used {:.3} s in two games of 2 s, B {:.3} s of 1 s",
+        used[0],
+        used[1]
+    );
+    // tc= stands in for --tc: a match without a clock is refused, naming the engine.
+    let err = refused(&["--engine", &a, "--engine", &b, "--depth", "3"]);
+    assert!(err.contains("A's tc= gives it a clock of its own"), "{err}");
+    let err = refused(&[
+        "--engine",
+        &(kroon_engine("C") + " tc=soon"),
+        "--engine",
+        &b,
+        "--tc",
+        "1",
+    ]);
+    assert!(err.contains("tc=soon: 'soon' is not a clock"), "{err}");
+}
+
+#[test]
 fn a_clock_in_nodes_needs_a_clock_and_hub_engines() {
     let k = kroon_engine("Kroon");
     let err = refused(&[

@@ -9,16 +9,18 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// `kroon match` options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [node-rate=N]
+    /// An engine: `name=NAME cmd='PROGRAM ARGS' [dir=DIR] [node-rate=N] [tc=CLOCK]
     /// [option.PARAM=VALUE ...]` for a Hub engine (shell-like quoting; options are
     /// sent with set-param; node-rate: its own, see --node-rate), or
     /// `name=NAME proto=dxp cmd='PROGRAM ... {port} ...' [dir=DIR] [listen=engine|kroon]
-    /// [port=N]` for a DXP engine: it listens and Kroon connects (listen=engine, the
-    /// default) or the reverse, on 127.0.0.1 and a free port Kroon puts where {port}
-    /// is (port=N: a fixed one). `{worker}` in dir= or cmd= is the number of the
-    /// match worker (1 to --concurrency) that starts the engine, its folder made if
-    /// missing: for programs that write fixed file names. Two engines play a match,
-    /// more a round robin.
+    /// [port=N] [tc=CLOCK]` for a DXP engine: it listens and Kroon connects
+    /// (listen=engine, the default) or the reverse, on 127.0.0.1 and a free port Kroon
+    /// puts where {port} is (port=N: a fixed one). `tc=`: the engine's own clock, as
+    /// --tc writes it, in place of --tc's (time odds: `tc=120` against `--tc 60`).
+    /// `{worker}` in dir= or cmd= is the number of the match worker (1 to
+    /// --concurrency) that starts the engine, its folder made if missing: for
+    /// programs that write fixed file names. Two engines play a match, more a round
+    /// robin.
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
     /// Start positions, one `FEN [; moves]` per line; each is played twice with
@@ -111,6 +113,7 @@ impl MatchArgs {
         }
         let openings = openings_or_initial(self.openings.as_deref())?;
         let tc = self.time_control()?;
+        crate::matches::own_clocks(&engines, &tc)?;
         crate::matches::node_clock(&mut engines, self.node_rate, &tc)?;
         crate::matches::check_fixed_ports(&engines, self.concurrency)?;
         let dxp_time = crate::matches::dxp_time(&engines, &tc)?;

@@ -13,6 +13,7 @@
 //! ```
 
 use crate::hub::MAX_NODE_RATE;
+use crate::time_control::TimeControl;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -65,6 +66,9 @@ pub struct EngineSpec {
     /// only). An engine whose evaluation costs more searches fewer nodes a second,
     /// so two evaluations compared at a node clock each need their own rate.
     pub node_rate: Option<u64>,
+    /// `tc=CLOCK`: this engine's own clock in a match (time odds: Scan given two
+    /// minutes a game where Kroon has one); `None`: the match's `--tc`.
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
@@ -146,6 +150,9 @@ impl EngineSpec {
             if spec.node_rate.is_some() {
                 return Err("node-rate= is for the node clocks of kroon match".into());
             }
+            if spec.tc.is_some() {
+                return Err("tc= is for the clocks of kroon match".into());
+            }
             return Ok(spec);
         }
         let words = shell_words(text)?;
@@ -161,6 +168,7 @@ impl EngineSpec {
             options: Vec::new(),
             protocol: Protocol::Hub,
             node_rate: None,
+            tc: None,
         })
     }
 }
@@ -238,6 +246,7 @@ struct Keys {
     listen: Option<String>,
     port: Option<u16>,
     node_rate: Option<u64>,
+    tc: Option<TimeControl>,
 }
 
 impl Keys {
@@ -276,13 +285,19 @@ impl Keys {
                         )
                     })?);
                 }
+                "tc" => {
+                    let tc = value
+                        .parse::<TimeControl>()
+                        .map_err(|e| format!("tc={value}: {e}"))?;
+                    keys.tc = Some(tc);
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         keys.options.push((option.to_string(), value.to_string()));
                     }
                     _ => {
                         return Err(format!(
-                            "unknown key '{key}' in --engine (name, cmd, dir, proto, listen, port, node-rate, option.NAME)"
+                            "unknown key '{key}' in --engine (name, cmd, dir, proto, listen, port, node-rate, tc, option.NAME)"
                         ))
                     }
                 },
@@ -367,6 +382,7 @@ impl std::str::FromStr for EngineSpec {
             options: keys.options,
             protocol,
             node_rate: keys.node_rate,
+            tc: keys.tc,
         })
     }
 }
@@ -416,6 +432,24 @@ mod tests {
         assert!("name=x".parse::<EngineSpec>().is_err());
         assert!("cmd=x colour=red".parse::<EngineSpec>().is_err());
         assert!("cmd=x junk".parse::<EngineSpec>().is_err());
+    }
+
+    #[test]
+    fn reads_an_engines_own_clock() {
+        let spec: EngineSpec = "name=Scan proto=dxp cmd='scan {port}' tc=120"
+            .parse()
+            .unwrap();
+        assert_eq!(spec.tc, Some("120".parse().unwrap()));
+        let spec: EngineSpec = "cmd=k tc=5m+3".parse().unwrap();
+        assert_eq!(spec.tc, Some("300+3".parse().unwrap()));
+        assert_eq!("cmd=k".parse::<EngineSpec>().unwrap().tc, None);
+        for bad in ["", "fast", "0", "-60", "40/"] {
+            let text = format!("cmd=k tc={bad}");
+            let err = text.parse::<EngineSpec>().expect_err(&text);
+            assert!(err.starts_with(&format!("tc={bad}: ")), "{text}: {err}");
+        }
+        let err = EngineSpec::from_command_line("cmd=k tc=60").unwrap_err();
+        assert!(err.contains("tc= is for"), "{err}");
     }
 
     #[test]

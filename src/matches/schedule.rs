@@ -16,9 +16,11 @@ pub struct MatchConfig {
     pub openings: Vec<Position>,
     pub random_seed: Option<u64>,
     pub games_per_pair: u32,
+    /// The limit of every move, or the clock of every engine without its own `tc=`.
     pub tc: TimeControl,
-    /// What a DXP engine is told in GAMEREQ: minutes and moves (0: the whole game).
-    pub dxp_time: (Minutes, u16),
+    /// What each engine, if it speaks DXP, is told in GAMEREQ: minutes and moves
+    /// (0: the whole game), by engine.
+    pub dxp_time: Vec<(Minutes, u16)>,
     /// What an engine may overrun its clock by, summed over a game.
     pub time_margin: Duration,
     pub move_timeout: Duration,
@@ -32,13 +34,44 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
 }
 
-/// What DXP engines are told in GAMEREQ for `tc` (minutes, and moves per period):
-/// nothing when none of `engines` speaks DXP, an error naming one when `tc` is not
-/// a clock DXP can state.
-pub fn dxp_time(engines: &[EngineSpec], tc: &TimeControl) -> Result<(Minutes, u16), String> {
-    match engines.iter().find(|e| e.is_dxp()) {
-        Some(e) => gamereq_time(tc).map_err(|m| format!("{} speaks DXP: {m}", e.name)),
-        None => Ok((Minutes::ZERO, 0)),
+impl MatchConfig {
+    /// The clock or limit engine `e` plays under: its own `tc=`, else `--tc`'s.
+    #[must_use]
+    pub fn tc_of(&self, e: usize) -> TimeControl {
+        self.engines[e].tc.unwrap_or(self.tc)
+    }
+
+    /// Whether some engine has a clock of its own, unlike another's.
+    #[must_use]
+    pub fn has_time_odds(&self) -> bool {
+        (1..self.engines.len()).any(|e| self.tc_of(e) != self.tc_of(0))
+    }
+}
+
+/// What each of `engines` is told in GAMEREQ if it speaks DXP, for its own clock
+/// or `tc` (minutes, and moves per period; nothing for a Hub engine), an error
+/// naming one when its clock is not one DXP can state.
+pub fn dxp_time(engines: &[EngineSpec], tc: &TimeControl) -> Result<Vec<(Minutes, u16)>, String> {
+    engines
+        .iter()
+        .map(|e| match e.is_dxp() {
+            true => gamereq_time(&e.tc.unwrap_or(*tc))
+                .map_err(|m| format!("{} speaks DXP: {m}", e.name)),
+            false => Ok((Minutes::ZERO, 0)),
+        })
+        .collect()
+}
+
+/// An engine's own clock (`tc=`, time odds) stands in for `--tc`, so the match must
+/// be played on a clock: a move limit (`--depth`, `--nodes`, `--move-time`) gives
+/// every engine the same moves to search.
+pub fn own_clocks(engines: &[EngineSpec], tc: &TimeControl) -> Result<(), String> {
+    match engines.iter().find(|e| e.tc.is_some()) {
+        Some(e) if !matches!(tc, TimeControl::Clock { .. }) => Err(format!(
+            "{}'s tc= gives it a clock of its own: play the match on a clock, --tc, for the others",
+            e.name
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -58,7 +58,8 @@ struct Table<'a> {
 /// Plays one game. `players` holds this worker's engines (None: to be started);
 /// one that misbehaved is killed and left None.
 pub fn play_game(config: &MatchConfig, job: Job, players: &mut [Option<Player>]) -> GameRecord {
-    let clock = Clock::new(&config.tc);
+    // Each side's clock is its engine's (time odds, when an engine has its own).
+    let clock = Clock::each(&config.tc_of(job.white), &config.tc_of(job.black));
     let mut table = Table {
         config,
         job,
@@ -132,7 +133,7 @@ impl Table<'_> {
     /// Opens the game with one engine, restarting it once if it turns out gone.
     fn open(&self, players: &mut [Option<Player>], side: Side) -> Result<(), Ending> {
         let e = self.engine_of(side);
-        let (minutes, moves) = self.config.dxp_time;
+        let (minutes, moves) = self.config.dxp_time[e];
         let proposal = Proposal {
             start: self.game.start(),
             side,

@@ -1,8 +1,9 @@
 //! A game clock: each side's time, the increment credited with every move, and
 //! periods of a number of moves (DXP's "so many moves in so many minutes"), after
-//! which the period's time is credited again. It keeps durations only: the front
-//! end measures how long a move took, by whatever it trusts (its own `Instant`, or
-//! the arrival of an engine's answer), and charges it.
+//! which the period's time is credited again. The two sides usually play under one
+//! control; a match may give one more time than the other (time odds). It keeps
+//! durations only: the front end measures how long a move took, by whatever it
+//! trusts (its own `Instant`, or the arrival of an engine's answer), and charges it.
 
 use crate::board::Side;
 use crate::time_control::TimeControl;
@@ -11,12 +12,12 @@ use std::time::Duration;
 /// Both sides' time in one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
-    /// Time per period (the whole game when `moves` is None).
-    period: Duration,
-    /// Credited with each move, before it is made.
-    increment: Duration,
-    /// Moves per period; None: one period for the game.
-    moves: Option<u32>,
+    /// Time per period (the whole game when `moves` is None), by `Side::index`.
+    period: [Duration; 2],
+    /// Credited with each move, before it is made, by `Side::index`.
+    increment: [Duration; 2],
+    /// Moves per period; None: one period for the game. By `Side::index`.
+    moves: [Option<u32>; 2],
     /// Time left, by `Side::index`.
     left: [Duration; 2],
     /// Moves made, by `Side::index`.
@@ -29,19 +30,27 @@ impl Clock {
     /// A fresh clock for a game under `control`, if it is a game clock.
     #[must_use]
     pub fn new(control: &TimeControl) -> Option<Clock> {
-        let TimeControl::Clock {
-            time,
-            increment,
-            moves,
-        } = *control
-        else {
-            return None;
+        Clock::each(control, control)
+    }
+
+    /// A fresh clock that gives White `white` and Black `black` (time odds), if
+    /// both are game clocks.
+    #[must_use]
+    pub fn each(white: &TimeControl, black: &TimeControl) -> Option<Clock> {
+        let parts = |control: &TimeControl| match *control {
+            TimeControl::Clock {
+                time,
+                increment,
+                moves,
+            } => Some((time, increment, moves.filter(|&m| m > 0))),
+            _ => None,
         };
+        let (w, b) = (parts(white)?, parts(black)?);
         Some(Clock {
-            period: time,
-            increment,
-            moves: moves.filter(|&m| m > 0),
-            left: [time; 2],
+            period: [w.0, b.0],
+            increment: [w.1, b.1],
+            moves: [w.2, b.2],
+            left: [w.0, b.0],
             made: [0; 2],
             overdrawn: [Duration::ZERO; 2],
         })
@@ -56,14 +65,14 @@ impl Clock {
     /// Moves `side` must still make in this period (None: the time is for the game).
     #[must_use]
     pub fn moves_to_go(&self, side: Side) -> Option<u32> {
-        self.moves.map(|m| m - self.made[side.index()] % m)
+        self.moves[side.index()].map(|m| m - self.made[side.index()] % m)
     }
 
     /// How long `side` may take over its next move before its time runs out: what
     /// is left and the increment.
     #[must_use]
     pub fn allowed(&self, side: Side) -> Duration {
-        self.left(side) + self.increment
+        self.left(side) + self.increment[side.index()]
     }
 
     /// Time `side` has taken beyond its clock so far in this game, all moves summed.
@@ -95,8 +104,8 @@ impl Clock {
         let i = side.index();
         self.left[i] = allowed.saturating_sub(spent);
         self.made[i] += 1;
-        if self.moves.is_some_and(|m| self.made[i].is_multiple_of(m)) {
-            self.left[i] += self.period;
+        if self.moves[i].is_some_and(|m| self.made[i].is_multiple_of(m)) {
+            self.left[i] += self.period[i];
         }
         if let Some(over) = spent.checked_sub(allowed) {
             self.overdrawn[i] += over;
@@ -115,7 +124,7 @@ impl Clock {
     pub fn control_now(&self, side: Side, spent: Duration) -> TimeControl {
         TimeControl::Clock {
             time: self.left(side).saturating_sub(spent),
-            increment: self.increment,
+            increment: self.increment[side.index()],
             moves: self.moves_to_go(side),
         }
     }
@@ -211,5 +220,33 @@ mod tests {
             }
         );
         assert!(Clock::new(&TimeControl::Depth(3)).is_none());
+    }
+
+    #[test]
+    fn time_odds_give_each_side_its_own_control() {
+        let control = |text: &str| text.parse::<TimeControl>().unwrap();
+        let mut clock = Clock::each(&control("60"), &control("40/120+1")).unwrap();
+        assert_eq!(clock.allowed(Side::White), secs(60.0));
+        assert_eq!(clock.allowed(Side::Black), secs(121.0));
+        assert_eq!(clock.moves_to_go(Side::White), None);
+        assert_eq!(clock.moves_to_go(Side::Black), Some(40));
+        clock
+            .charge(Side::White, secs(10.0), Duration::ZERO)
+            .unwrap();
+        clock
+            .charge(Side::Black, secs(21.0), Duration::ZERO)
+            .unwrap();
+        assert_eq!(clock.left(Side::White), secs(50.0));
+        assert_eq!(clock.left(Side::Black), secs(100.0));
+        assert_eq!(
+            clock.control_now(Side::Black, Duration::ZERO),
+            control("39/100+1")
+        );
+        // A side whose control is not a clock leaves no clock to keep.
+        assert!(Clock::each(&control("60"), &TimeControl::Nodes(1000)).is_none());
+        assert_eq!(
+            Clock::new(&control("60")),
+            Clock::each(&control("60"), &control("60"))
+        );
     }
 }
