@@ -35,13 +35,14 @@ pub use table::play_game;
 pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(), String> {
     let summary = run_match(config, pdn_file)?;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let clocks = match config.has_time_odds() {
+    let clocks = if config.has_time_odds() {
         // Time odds: each engine's clock by its name.
-        true => (0..config.engines.len())
+        (0..config.engines.len())
             .map(|e| format!("{} {}", config.engines[e].name, config.tc_of(e)))
             .collect::<Vec<_>>()
-            .join(", "),
-        false => config.tc.to_string(),
+            .join(", ")
+    } else {
+        config.tc.to_string()
     };
     println!(
         "{} games, {clocks}, {} openings",

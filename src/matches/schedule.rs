@@ -54,10 +54,13 @@ impl MatchConfig {
 pub fn dxp_time(engines: &[EngineSpec], tc: &TimeControl) -> Result<Vec<(Minutes, u16)>, String> {
     engines
         .iter()
-        .map(|e| match e.is_dxp() {
-            true => gamereq_time(&e.tc.unwrap_or(*tc))
-                .map_err(|m| format!("{} speaks DXP: {m}", e.name)),
-            false => Ok((Minutes::ZERO, 0)),
+        .map(|e| {
+            if e.is_dxp() {
+                gamereq_time(&e.tc.unwrap_or(*tc))
+                    .map_err(|m| format!("{} speaks DXP: {m}", e.name))
+            } else {
+                Ok((Minutes::ZERO, 0))
+            }
         })
         .collect()
 }
