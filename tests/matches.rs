@@ -724,6 +724,24 @@ fn a_clock_in_nodes_makes_a_timed_match_repeat_exactly() {
     );
 }
 
+/// Two games of `a` against `b` on a one-second clock (`--tc 1`) that counts
+/// `rate` nodes as a second for an engine without a rate of its own.
+fn two_games_at_a_node_clock(a: &str, b: &str, rate: &str, pdn_name: &str) -> (String, String) {
+    let args = [
+        "--engine",
+        a,
+        "--engine",
+        b,
+        "--tc",
+        "1",
+        "--node-rate",
+        rate,
+        "--games",
+        "2",
+    ];
+    run_match(&args, pdn_name)
+}
+
 #[test]
 fn engines_at_a_node_clock_are_each_charged_at_their_own_rate() {
     // Two evaluations whose nodes cost differently meet at a node clock, each at its
@@ -738,21 +756,7 @@ fn engines_at_a_node_clock_are_each_charged_at_their_own_rate() {
     // from run to run, however busy the machine.
     let a = kroon_engine("A") + " option.book=off node-rate=1000000";
     let b = kroon_engine("B") + " option.book=off";
-    let (stdout, text) = run_match(
-        &[
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--tc",
-            "1",
-            "--node-rate",
-            "100000",
-            "--games",
-            "2",
-        ],
-        "own-rates.pdn",
-    );
+    let (stdout, text) = two_games_at_a_node_clock(&a, &b, "100000", "own-rates.pdn");
     let games = parse_games(&text).expect("the PDN file reads");
     assert_eq!(games.len(), 2, "{stdout}");
     // Per engine (A, B): the seconds charged, and the depths reported with their count.
@@ -808,21 +812,7 @@ fn an_engine_given_time_odds_plays_on_its_own_clock() {
     // colour it plays: A plans its moves in its two seconds and uses more of them.
     let a = kroon_engine("A") + " option.book=off tc=2";
     let b = kroon_engine("B") + " option.book=off";
-    let (stdout, text) = run_match(
-        &[
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--tc",
-            "1",
-            "--node-rate",
-            "1000000",
-            "--games",
-            "2",
-        ],
-        "odds.pdn",
-    );
+    let (stdout, text) = two_games_at_a_node_clock(&a, &b, "1000000", "odds.pdn");
     assert!(stdout.contains("2 games, A 2+0, B 1+0,"), "{stdout}");
     let games = parse_games(&text).expect("the PDN file reads");
     assert_eq!(games.len(), 2, "{stdout}");
