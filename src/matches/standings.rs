@@ -148,16 +148,16 @@ pub fn record_pdn(config: &MatchConfig, record: &GameRecord, date: &str) -> Stri
         ("Black".into(), config.engines[job.black].name.clone()),
         ("Result".into(), record.outcome.pdn().into()),
         ("FEN".into(), config.openings[job.opening].to_fen()),
-        ("Termination".into(), record.termination.clone()),
     ];
     // Under time odds each side's clock, as other match runners tag it.
     let (white_tc, black_tc) = (config.tc_of(job.white), config.tc_of(job.black));
     if white_tc == black_tc {
-        tags.insert(7, ("TimeControl".into(), white_tc.to_string()));
+        tags.push(("TimeControl".into(), white_tc.to_string()));
     } else {
-        tags.insert(7, ("WhiteTimeControl".into(), white_tc.to_string()));
-        tags.insert(8, ("BlackTimeControl".into(), black_tc.to_string()));
+        tags.push(("WhiteTimeControl".into(), white_tc.to_string()));
+        tags.push(("BlackTimeControl".into(), black_tc.to_string()));
     }
+    tags.push(("Termination".into(), record.termination.clone()));
     // Each side's clock when the game ended: how much time an engine leaves unused.
     if let Some(left) = record.clock_left {
         for side in [Side::White, Side::Black] {
