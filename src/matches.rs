@@ -409,9 +409,14 @@ mod tests {
         odd[1].tc = Some("60+1".parse().unwrap());
         let err = dxp_time(&odd, &minute).unwrap_err();
         assert!(
-            err.starts_with("scan speaks DXP") && err.contains("increment"),
+            err.starts_with("scan speaks DXP")
+                && err.contains("increment")
+                && err.ends_with("(in its tc=)"),
             "{err}"
         );
+        // The match's own clock is named when it is the one at fault.
+        let err = dxp_time(&engines, &"60+1".parse().unwrap()).unwrap_err();
+        assert!(err.ends_with("(in --tc)"), "{err}");
         // A clock of its own needs the match on a clock.
         assert!(own_clocks(&engines, &minute).is_ok());
         let err = own_clocks(&engines, &TimeControl::Nodes(1000)).unwrap_err();

@@ -135,7 +135,7 @@ pub fn gamereq_time(control: &TimeControl) -> Result<(Minutes, u16), String> {
         return Err("DXP engines play on a clock: give --tc SECONDS or --tc MOVES/SECONDS".into());
     };
     if !increment.is_zero() {
-        return Err("DXP has no increment: give --tc SECONDS or --tc MOVES/SECONDS".into());
+        return Err("DXP has no increment: write the clock as SECONDS or MOVES/SECONDS".into());
     }
     let moves = u16::try_from(moves.unwrap_or(0))
         .ok()

@@ -56,8 +56,10 @@ pub fn dxp_time(engines: &[EngineSpec], tc: &TimeControl) -> Result<Vec<(Minutes
         .iter()
         .map(|e| {
             if e.is_dxp() {
+                // Name the clock that needs mending: the engine's own or the match's.
+                let whose = if e.tc.is_some() { "its tc=" } else { "--tc" };
                 gamereq_time(&e.tc.unwrap_or(*tc))
-                    .map_err(|m| format!("{} speaks DXP: {m}", e.name))
+                    .map_err(|m| format!("{} speaks DXP: {m} (in {whose})", e.name))
             } else {
                 Ok((Minutes::ZERO, 0))
             }
