@@ -298,8 +298,9 @@ fn selfplay_ends_games_by_the_tables() {
 }
 
 /// `kroon train --model network --init`: a fit goes on from a network file (one
-/// view widened to two), starting where that network scores the held-out
-/// positions; a damaged file or one of another width is refused by name.
+/// view widened to two, a first layer widened to more units), starting where
+/// that network scores the held-out positions; a damaged file or a wider one is
+/// refused by name.
 #[test]
 fn a_network_fit_goes_on_from_a_network_file() {
     let dir = Scratch::new("training-init");
@@ -349,11 +350,26 @@ fn a_network_fit_goes_on_from_a_network_file() {
         "{replies}"
     );
 
-    // Refused, naming the file: another width, more views than the fit's, junk.
+    // A first layer of more units starts where the narrower network scores.
+    let wide = dir.join("wide.net");
+    let out = network(&wide, "32", &["--init", first.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let start = loss(&text(&out.stdout), "the starting network: validation loss ");
+    assert!(
+        (start - fitted).abs() < 1e-4,
+        "32 units from 16: {start} against {fitted}"
+    );
+    let replies = hub_with_weights(&wide);
+    assert!(
+        replies.lines().any(|l| l.starts_with("done move=")),
+        "{replies}"
+    );
+
+    // Refused, naming the file: fewer units or views than the file's, junk.
     let junk = dir.join("junk.net");
     std::fs::write(&junk, [7u8; 100]).unwrap();
     for (init, hidden, says) in [
-        (&first, "32", "16 units"),
+        (&wide, "16", "32 units"),
         (&widened, "16", "2 views"),
         (&junk, "16", "not a Kroon network"),
     ] {

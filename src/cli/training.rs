@@ -86,9 +86,9 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
             Some(path) => {
                 let net = crate::eval::network::Network::load(path)?;
                 let name = path.display();
-                if net.hidden != h {
+                if net.hidden > h {
                     return Err(format!(
-                        "--init {name} has {} units; --hidden says {h}",
+                        "--init {name} has {} units; --hidden {h} cannot hold them",
                         net.hidden
                     ));
                 }

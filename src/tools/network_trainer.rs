@@ -174,7 +174,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     }
     let mut net = match init {
         Some(start) => {
-            let net = FloatNetwork::from_network(start, views)?;
+            let net = FloatNetwork::from_network(start, hidden, views, config.seed)?;
             println!(
                 "the starting network: validation loss {:.5}",
                 integer_loss(start, &valid, lk, threads)

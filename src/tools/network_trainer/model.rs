@@ -114,37 +114,58 @@ impl FloatNetwork {
 
     /// The float network an integer network stands for, to go on fitting it: each
     /// weight is its quantised value over the scale [`FloatNetwork::quantise`]
-    /// multiplied by. A network of one view widened to two starts with the other
-    /// view's second-layer weights at zero, so it scores every position as before.
-    pub fn from_network(net: &Network, views: usize) -> Result<FloatNetwork, String> {
+    /// multiplied by. It may widen: a network of one view widened to two starts
+    /// with the other view's second-layer weights at zero, and a first layer of
+    /// more units (`hidden`) keeps the old units first and gives the new ones
+    /// small random input weights (from `seed`) and second-layer weights of zero.
+    /// Either way it scores every position as before, and the new weights learn
+    /// from there.
+    pub fn from_network(
+        net: &Network,
+        hidden: usize,
+        views: usize,
+        seed: u64,
+    ) -> Result<FloatNetwork, String> {
         if views < net.views {
             return Err(format!(
                 "a network of {} views cannot start one of {views}",
                 net.views
             ));
         }
-        let h = net.hidden;
-        let at = Offsets::new(h, views);
-        let mut params = vec![0.0; at.end];
-        let over = |v: i32, scale: i32| v as f32 / scale as f32;
-        for (p, &w) in params[..at.dense]
-            .iter_mut()
-            .zip(net.input.iter().chain(&net.input_bias))
-        {
-            *p = over(i32::from(w), ACTIVATION);
+        if hidden < net.hidden {
+            return Err(format!(
+                "a network of {} units cannot start one of {hidden}",
+                net.hidden
+            ));
         }
-        let (old, new) = (net.views * h, views * h);
+        let (h, wide) = (net.hidden, hidden);
+        let fresh = FloatNetwork::random(wide, views, seed);
+        let at = Offsets::new(wide, views);
+        let mut params = fresh.params;
+        let over = |v: i32, scale: i32| v as f32 / scale as f32;
+        // The first layer, a row of units per input and then the biases: the old
+        // units at the front of each row, the new ones as drawn.
+        let rows = net.input.chunks_exact(h).chain([&net.input_bias[..]]);
+        for (row, old) in params[..at.dense].chunks_exact_mut(wide).zip(rows) {
+            for (p, &w) in row.iter_mut().zip(old) {
+                *p = over(i32::from(w), ACTIVATION);
+            }
+        }
+        params[at.dense..at.dense_bias].fill(0.0);
         for o in 0..SECOND {
-            let row = &net.dense[o * old..(o + 1) * old];
-            for (p, &w) in params[at.dense + o * new..].iter_mut().zip(row) {
-                *p = over(i32::from(w), DENSE_SCALE);
+            let row = &net.dense[o * net.views * h..(o + 1) * net.views * h];
+            let new = &mut params[at.dense + o * views * wide..at.dense + (o + 1) * views * wide];
+            for (view, old) in new.chunks_exact_mut(wide).zip(row.chunks_exact(h)) {
+                for (p, &w) in view.iter_mut().zip(old) {
+                    *p = over(i32::from(w), DENSE_SCALE);
+                }
             }
             params[at.dense_bias + o] = over(net.dense_bias[o], ACTIVATION * DENSE_SCALE);
             params[at.output + o] = over(i32::from(net.output[o]), OUTPUT_SCALE);
         }
         params[at.output_bias] = over(net.output_bias, ACTIVATION * OUTPUT_SCALE);
         Ok(FloatNetwork {
-            hidden: h,
+            hidden: wide,
             views,
             params,
         })
@@ -314,19 +335,19 @@ mod tests {
     }
 
     #[test]
-    fn a_network_goes_on_from_its_file_and_widens_to_two_views() {
+    fn a_network_goes_on_from_its_file_and_widens_to_two_views_and_more_units() {
         let positions = random_positions(22, 20, 80);
-        for (from, to) in [(1, 1), (1, 2), (2, 2)] {
+        for (from, to, wide) in [(1, 1, 32), (1, 2, 32), (2, 2, 32), (1, 2, 48), (2, 2, 64)] {
             let net = busy_network_of_views(9, 32, from);
-            let float = FloatNetwork::from_network(&net, to).unwrap();
-            assert_eq!((float.hidden, float.views), (32, to));
-            if from == to {
+            let float = FloatNetwork::from_network(&net, wide, to, 3).unwrap();
+            assert_eq!((float.hidden, float.views), (wide, to));
+            if from == to && wide == 32 {
                 assert!(
                     float.quantise() == net,
                     "{from} views: the weights come back"
                 );
             }
-            let mut s = Scratch::new(32, to);
+            let mut s = Scratch::new(wide, to);
             let mut spread = 0.0;
             for p in &positions {
                 let score = 100.0 * float.forward(Inputs::of(p).views(), &mut s);
@@ -334,7 +355,7 @@ mod tests {
                 spread += int.abs();
                 assert!(
                     (score - int).abs() < 2.0,
-                    "{from} -> {to} views: float {score}, integer {int}"
+                    "{from} -> {to} views, {wide} units: float {score}, integer {int}"
                 );
             }
             assert!(
@@ -343,7 +364,8 @@ mod tests {
             );
         }
         let two = busy_network_of_views(9, 32, 2);
-        assert!(FloatNetwork::from_network(&two, 1).is_err());
+        assert!(FloatNetwork::from_network(&two, 32, 1, 3).is_err());
+        assert!(FloatNetwork::from_network(&two, 16, 2, 3).is_err());
     }
 
     #[test]
