@@ -31,10 +31,14 @@ impl Network {
     /// that came. Any two positions will do; a move apart, that is a few rows.
     #[inline(always)]
     pub fn update(&self, from: Pieces, to: Pieces, view: Side, parent: &[i16], sums: &mut [i16]) {
-        let (before, after) = (from.kinds(view), to.kinds(view));
+        // The pieces that left and came, found once in White's layout; each is
+        // then mapped to `view`'s input by itself.
+        let (before, after) = (from.kinds(), to.kinds());
+        let gone = std::array::from_fn(|k| before[k] & !after[k]);
+        let came = std::array::from_fn(|k| after[k] & !before[k]);
         let (mut off, mut on) = (Rows::new(), Rows::new());
-        off.collect(self, std::array::from_fn(|k| before[k] & !after[k]));
-        on.collect(self, std::array::from_fn(|k| after[k] & !before[k]));
+        off.collect(self, gone, view);
+        on.collect(self, came, view);
         if self.hidden == FIXED_WIDTH {
             self.update_fixed(&off, &on, parent, sums);
             return;
@@ -116,10 +120,11 @@ impl Rows {
         }
     }
 
-    /// Adds the rows of the inputs of `kinds` (see [`Pieces::kinds`]).
+    /// Adds the rows of the inputs of `kinds` (see [`Pieces::kinds`]) as `view`
+    /// sees them.
     #[inline(always)]
-    fn collect(&mut self, net: &Network, kinds: [u64; 4]) {
-        inputs(kinds, |f| {
+    fn collect(&mut self, net: &Network, kinds: [u64; 4], view: Side) {
+        inputs(kinds, view, |f| {
             self.starts[self.len] = (f * net.hidden) as u32;
             self.len += 1;
         });
