@@ -126,8 +126,8 @@ impl Pieces {
     }
 
     /// The pieces of each kind, in White's padded layout: White's men, White's
-    /// kings, Black's men, Black's kings. [`inputs`] turns them into a view's
-    /// inputs piece by piece; a move's changes are found here, once for both views.
+    /// kings, Black's men, Black's kings, whichever side views them: [`inputs`]
+    /// maps them to a view's inputs piece by piece.
     #[must_use]
     #[inline]
     pub fn kinds(self) -> [u64; 4] {

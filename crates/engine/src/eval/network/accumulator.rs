@@ -31,8 +31,8 @@ impl Network {
     /// that came. Any two positions will do; a move apart, that is a few rows.
     #[inline(always)]
     pub fn update(&self, from: Pieces, to: Pieces, view: Side, parent: &[i16], sums: &mut [i16]) {
-        // The pieces that left and came, found once in White's layout; each is
-        // then mapped to `view`'s input by itself.
+        // The pieces that left and came, found in White's layout; each is then
+        // mapped to `view`'s input by itself (no board turned for Black).
         let (before, after) = (from.kinds(), to.kinds());
         let gone = std::array::from_fn(|k| before[k] & !after[k]);
         let came = std::array::from_fn(|k| after[k] & !before[k]);
