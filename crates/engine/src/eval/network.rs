@@ -159,23 +159,42 @@ pub fn features_seen_by(pos: &Position, view: Side, each: impl FnMut(usize)) {
 /// two to five pieces a move changes.
 #[inline(always)]
 pub fn inputs(kinds: [u64; 4], view: Side, mut each: impl FnMut(usize)) {
-    let black = usize::from(view == Side::Black);
+    let black = view == Side::Black;
+    pieces(kinds, |kind, square| each(input(kind, square, black)));
+}
+
+/// Calls `each` with the input of every piece of `kinds` as White sees it and as
+/// Black does: [`inputs`] for both views in one walk over the pieces.
+#[inline(always)]
+pub fn inputs_both(kinds: [u64; 4], mut each: impl FnMut(usize, usize)) {
+    pieces(kinds, |kind, square| {
+        each(input(kind, square, false), input(kind, square, true));
+    });
+}
+
+/// Calls `each` with the kind and the square (0-49, White's numbering less one)
+/// of every piece of `kinds`.
+#[inline(always)]
+fn pieces(kinds: [u64; 4], mut each: impl FnMut(usize, usize)) {
     for (kind, mut bits) in kinds.into_iter().enumerate() {
-        // Own and their kinds trade places for Black: 0 <-> 2, 1 <-> 3.
-        let base = (kind ^ (2 * black)) * SQUARES;
         while bits != 0 {
             let bit = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             // One ghost bit after every ten squares.
-            let square = bit - bit / 11;
-            each(
-                base + if black == 1 {
-                    SQUARES - 1 - square
-                } else {
-                    square
-                },
-            );
+            each(kind, bit - bit / 11);
         }
+    }
+}
+
+/// The input of a piece of `kind` on `square` (as [`pieces`] gives them), seen by
+/// Black if `black`, else by White: Black's own and their kinds trade places
+/// (0 <-> 2, 1 <-> 3) and its board is turned half a turn.
+#[inline(always)]
+fn input(kind: usize, square: usize, black: bool) -> usize {
+    if black {
+        (kind ^ 2) * SQUARES + SQUARES - 1 - square
+    } else {
+        kind * SQUARES + square
     }
 }
 

@@ -21,7 +21,7 @@
 //! [`Network::check`] keeps in range), so the score equals the full refresh's:
 //! tested below, and asserted at every evaluation in debug builds.
 
-use super::{inputs, lanes, lanes_mut, Network, Pieces, LANES, MAX_PIECES};
+use super::{inputs, inputs_both, lanes, lanes_mut, Network, Pieces, LANES, MAX_PIECES};
 use kroon_rules::board::{Position, Side};
 use std::sync::Arc;
 
@@ -33,15 +33,38 @@ impl Network {
     pub fn update(&self, from: Pieces, to: Pieces, view: Side, parent: &[i16], sums: &mut [i16]) {
         // The pieces that left and came, found in White's layout; each is then
         // mapped to `view`'s input by itself (no board turned for Black).
-        let (before, after) = (from.kinds(), to.kinds());
-        let gone = std::array::from_fn(|k| before[k] & !after[k]);
-        let came = std::array::from_fn(|k| after[k] & !before[k]);
+        let (gone, came) = changes(from, to);
         let (mut off, mut on) = (Rows::new(), Rows::new());
         off.collect(self, gone, view);
         on.collect(self, came, view);
-        if self.hidden == FIXED_WIDTH {
-            self.update_fixed(&off, &on, parent, sums);
-            return;
+        self.apply(&off, &on, parent, sums);
+    }
+
+    /// [`Network::update`] for both views at once (of a network of two views, whose
+    /// every evaluation needs both): `parent` and `sums` hold White's sums, then
+    /// Black's. The pieces that changed are found and walked once for the two:
+    /// updated one view after the other, that walk was most of the second view's
+    /// cost.
+    #[inline(always)]
+    pub fn update_both(&self, from: Pieces, to: Pieces, parent: &[i16], sums: &mut [i16]) {
+        let (gone, came) = changes(from, to);
+        let (mut off, mut on) = ([Rows::new(), Rows::new()], [Rows::new(), Rows::new()]);
+        Rows::collect_both(&mut off, self, gone);
+        Rows::collect_both(&mut on, self, came);
+        let h = self.hidden;
+        let (white_parent, black_parent) = parent.split_at(h);
+        let (white, black) = sums.split_at_mut(h);
+        self.apply(&off[0], &on[0], white_parent, white);
+        self.apply(&off[1], &on[1], black_parent, black);
+    }
+
+    /// Sets `sums` to `parent` less the rows `off` plus the rows `on`.
+    #[inline(always)]
+    fn apply(&self, off: &Rows, on: &Rows, parent: &[i16], sums: &mut [i16]) {
+        match self.hidden {
+            128 => return self.update_fixed::<128>(off, on, parent, sums),
+            64 => return self.update_fixed::<64>(off, on, parent, sums),
+            _ => {}
         }
         // A block of lanes at a time, all the rows at once, so that the block
         // stays in registers: one load and one store of the sums, not one of each
@@ -73,30 +96,44 @@ impl Network {
     }
 }
 
-/// The first layer's width that [`Network::update`] handles with its width known
-/// when compiled (the networks trained so far): the sums then stay in registers
-/// through all the rows, with no bounds checked inside.
-const FIXED_WIDTH: usize = 128;
+/// The pieces of each kind (as [`Pieces::kinds`] gives them) that left and that
+/// came between `from` and `to`.
+#[inline(always)]
+fn changes(from: Pieces, to: Pieces) -> ([u64; 4], [u64; 4]) {
+    let (before, after) = (from.kinds(), to.kinds());
+    (
+        std::array::from_fn(|k| before[k] & !after[k]),
+        std::array::from_fn(|k| after[k] & !before[k]),
+    )
+}
 
 impl Network {
-    /// [`Network::update`] for a first layer of [`FIXED_WIDTH`].
+    /// [`Network::update`] for a first layer of `W` units, its width known when
+    /// compiled (the widths of the networks trained so far): the sums then stay
+    /// in registers through all the rows, with no bounds checked inside.
     #[inline(always)]
-    fn update_fixed(&self, off: &Rows, on: &Rows, parent: &[i16], sums: &mut [i16]) {
-        let mut block: [i16; FIXED_WIDTH] = parent.try_into().expect("the fixed width");
-        let row = |r: usize| -> &[i16; FIXED_WIDTH] {
-            self.input[r..r + FIXED_WIDTH]
+    fn update_fixed<const W: usize>(
+        &self,
+        off: &Rows,
+        on: &Rows,
+        parent: &[i16],
+        sums: &mut [i16],
+    ) {
+        let mut block: [i16; W] = parent.try_into().expect("the fixed width");
+        let row = |r: usize| -> &[i16; W] {
+            self.input[r..r + W]
                 .try_into()
                 .expect("a row of the fixed width")
         };
         for r in off.rows() {
             let w = row(r);
-            for j in 0..FIXED_WIDTH {
+            for j in 0..W {
                 block[j] = block[j].wrapping_sub(w[j]);
             }
         }
         for r in on.rows() {
             let w = row(r);
-            for j in 0..FIXED_WIDTH {
+            for j in 0..W {
                 block[j] = block[j].wrapping_add(w[j]);
             }
         }
@@ -127,6 +164,18 @@ impl Rows {
         inputs(kinds, view, |f| {
             self.starts[self.len] = (f * net.hidden) as u32;
             self.len += 1;
+        });
+    }
+
+    /// Adds the rows of the inputs of `kinds` as White sees them to `rows[0]`,
+    /// as Black sees them to `rows[1]`.
+    #[inline(always)]
+    fn collect_both(rows: &mut [Rows; 2], net: &Network, kinds: [u64; 4]) {
+        inputs_both(kinds, |white, black| {
+            for (rows, f) in rows.iter_mut().zip([white, black]) {
+                rows.starts[rows.len] = (f * net.hidden) as u32;
+                rows.len += 1;
+            }
         });
     }
 
@@ -229,9 +278,10 @@ impl Accumulators {
             self.start(ply, pos);
         }
         let view = pos.side_to_move();
-        self.bring_up_to_date(ply, view);
         if self.net.views == 2 {
-            self.bring_up_to_date(ply, view.opponent());
+            self.bring_both_up_to_date(ply);
+        } else {
+            self.bring_up_to_date(ply, view);
         }
         let h = self.net.hidden;
         let own = (2 * ply + view.index()) * h;
@@ -253,13 +303,8 @@ impl Accumulators {
         while !self.plies[base].known[v] && self.plies[base].linked {
             base -= 1;
         }
+        self.refresh_unknown(base, view);
         let h = self.net.hidden;
-        if !self.plies[base].known[v] {
-            let at = (2 * base + v) * h;
-            let pieces = self.plies[base].pieces;
-            self.net.refresh(pieces, view, &mut self.sums[at..at + h]);
-            self.plies[base].known[v] = true;
-        }
         for p in base + 1..=ply {
             let (above, here) = self.sums.split_at_mut(2 * p * h);
             let parent = &above[(2 * (p - 1) + v) * h..][..h];
@@ -267,6 +312,42 @@ impl Accumulators {
             let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
             self.net.update(from, to, view, parent, sums);
             self.plies[p].known[v] = true;
+        }
+    }
+
+    /// [`Accumulators::bring_up_to_date`] for both views, as a network of two views
+    /// evaluates: each move's changes are walked once for the two.
+    #[inline(always)]
+    fn bring_both_up_to_date(&mut self, ply: usize) {
+        let mut base = ply;
+        while self.plies[base].known != [true; 2] && self.plies[base].linked {
+            base -= 1;
+        }
+        for view in [Side::White, Side::Black] {
+            self.refresh_unknown(base, view);
+        }
+        let h = self.net.hidden;
+        for p in base + 1..=ply {
+            let (above, here) = self.sums.split_at_mut(2 * p * h);
+            let parent = &above[2 * (p - 1) * h..];
+            let sums = &mut here[..2 * h];
+            let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
+            self.net.update_both(from, to, parent, sums);
+            self.plies[p].known = [true; 2];
+        }
+    }
+
+    /// Makes the sums of `ply` seen by `view` known by a full refresh, unless they
+    /// are.
+    #[inline(always)]
+    fn refresh_unknown(&mut self, ply: usize, view: Side) {
+        let v = view.index();
+        if !self.plies[ply].known[v] {
+            let h = self.net.hidden;
+            let at = (2 * ply + v) * h;
+            let pieces = self.plies[ply].pieces;
+            self.net.refresh(pieces, view, &mut self.sums[at..at + h]);
+            self.plies[ply].known[v] = true;
         }
     }
 }
@@ -286,7 +367,13 @@ mod tests {
 
     #[test]
     fn a_move_updates_both_views_to_their_refresh() {
-        let net = busy_network(8, 64);
+        // The widths compiled in (64, 128) and one that is not (48).
+        for hidden in [48, 64, 128] {
+            updates_as_refresh(&busy_network(8, hidden));
+        }
+    }
+
+    fn updates_as_refresh(net: &Network) {
         let mut next = generator(8);
         let (mut captures, mut crownings, mut king_moves) = (0, 0, 0);
         for _ in 0..40 {
@@ -302,22 +389,27 @@ mod tests {
                 crownings +=
                     usize::from(child.king_bits().count_ones() > pos.king_bits().count_ones());
                 king_moves += usize::from(pos.king_bits() >> mv.from_bit() & 1 != 0);
+                let h = net.hidden;
+                let (mut parents, mut both) = ([0i16; 2 * MAX_HIDDEN], [0i16; 2 * MAX_HIDDEN]);
                 for view in [Side::White, Side::Black] {
-                    let h = net.hidden;
-                    let (mut parent, mut sums) = ([0i16; MAX_HIDDEN], [0i16; MAX_HIDDEN]);
-                    net.refresh(Pieces::of(&pos), view, &mut parent[..h]);
+                    let parent = &mut parents[view.index() * h..][..h];
+                    net.refresh(Pieces::of(&pos), view, parent);
+                    let mut sums = [0i16; MAX_HIDDEN];
                     let sums = &mut sums[..h];
-                    net.update(
-                        Pieces::of(&pos),
-                        Pieces::of(&child),
-                        view,
-                        &parent[..h],
-                        sums,
-                    );
+                    net.update(Pieces::of(&pos), Pieces::of(&child), view, parent, sums);
                     let mut fresh = [0i16; MAX_HIDDEN];
-                    net.refresh(Pieces::of(&child), view, &mut fresh[..net.hidden]);
-                    assert_eq!(sums, &fresh[..net.hidden], "{} {mv:?}", pos.to_fen());
+                    net.refresh(Pieces::of(&child), view, &mut fresh[..h]);
+                    assert_eq!(sums, &fresh[..h], "{} {mv:?}", pos.to_fen());
                 }
+                // Both views at once: White's sums, then Black's.
+                let (from, to) = (Pieces::of(&pos), Pieces::of(&child));
+                net.update_both(from, to, &parents[..2 * h], &mut both[..2 * h]);
+                let mut fresh = [0i16; 2 * MAX_HIDDEN];
+                for view in [Side::White, Side::Black] {
+                    let at = view.index() * h;
+                    net.refresh(Pieces::of(&child), view, &mut fresh[at..at + h]);
+                }
+                assert_eq!(both[..2 * h], fresh[..2 * h], "{} {mv:?}", pos.to_fen());
                 pos = child;
             }
         }
@@ -326,7 +418,11 @@ mod tests {
 
     #[test]
     fn the_stack_scores_as_the_full_refresh_does() {
-        for net in [busy_network(9, 128), busy_network_of_views(9, 64, 2)] {
+        for net in [
+            busy_network(9, 128),
+            busy_network_of_views(9, 64, 2),
+            busy_network_of_views(9, 48, 2),
+        ] {
             stack_scores_as_refresh(Arc::new(net));
         }
     }
