@@ -15,8 +15,10 @@
 //!
 //! The stack is lazy: a move only notes the position at its ply; the sums are
 //! brought up to date when a position is evaluated, from the nearest ply above
-//! whose sums are known, and only for the view evaluated. Interior nodes that are
-//! never evaluated, and nodes the table cuts off, cost no rows. The sums are a
+//! whose sums are known, and only for the views the network reads (the side to
+//! move's; both, in one walk over each move's changes, for a network of two
+//! views). Interior nodes that are never evaluated, and nodes the table cuts off,
+//! cost no rows. The sums are a
 //! function of the pieces alone, and every update is exact (integer sums that
 //! [`Network::check`] keeps in range), so the score equals the full refresh's:
 //! tested below, and asserted at every evaluation in debug builds.
