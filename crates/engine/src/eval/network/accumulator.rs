@@ -163,10 +163,7 @@ impl Rows {
     /// sees them.
     #[inline(always)]
     fn collect(&mut self, net: &Network, kinds: [u64; 4], view: Side) {
-        inputs(kinds, view, |f| {
-            self.starts[self.len] = (f * net.hidden) as u32;
-            self.len += 1;
-        });
+        inputs(kinds, view, |f| self.push(net, f));
     }
 
     /// Adds the rows of the inputs of `kinds` as White sees them to `rows[0]`,
@@ -174,11 +171,16 @@ impl Rows {
     #[inline(always)]
     fn collect_both(rows: &mut [Rows; 2], net: &Network, kinds: [u64; 4]) {
         inputs_both(kinds, |white, black| {
-            for (rows, f) in rows.iter_mut().zip([white, black]) {
-                rows.starts[rows.len] = (f * net.hidden) as u32;
-                rows.len += 1;
-            }
+            rows[0].push(net, white);
+            rows[1].push(net, black);
         });
+    }
+
+    /// Adds the row of input `f`.
+    #[inline(always)]
+    fn push(&mut self, net: &Network, f: usize) {
+        self.starts[self.len] = (f * net.hidden) as u32;
+        self.len += 1;
     }
 
     #[inline(always)]
