@@ -18,10 +18,10 @@
 //! whose sums are known, and only for the views the network reads (the side to
 //! move's; both, in one walk over each move's changes, for a network of two
 //! views). Interior nodes that are never evaluated, and nodes the table cuts off,
-//! cost no rows. The sums are a
-//! function of the pieces alone, and every update is exact (integer sums that
-//! [`Network::check`] keeps in range), so the score equals the full refresh's:
-//! tested below, and asserted at every evaluation in debug builds.
+//! cost no rows. The sums are a function of the pieces alone, and every update is
+//! exact (integer sums that [`Network::check`] keeps in range), so the score equals
+//! the full refresh's: tested below, and asserted at every evaluation in debug
+//! builds.
 
 use super::{inputs, inputs_both, lanes, lanes_mut, Network, Pieces, LANES, MAX_PIECES};
 use kroon_rules::board::{Position, Side};
