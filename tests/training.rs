@@ -111,6 +111,38 @@ fn selfplay_then_train_then_play() {
 }
 
 #[test]
+fn a_run_against_another_player_is_its_own_run() {
+    let dir = Scratch::new("training-versus");
+    let data = dir.join("data.bin");
+    let args = ["--games", "2", "--threads", "1"];
+    assert!(selfplay(&data, &args).status.success());
+    // The same seed against the patterns: new games, not the self-play run resumed.
+    let versus = [&args[..], &["--versus", "learned"]].concat();
+    let out = selfplay(&data, &versus);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("2 games, "),
+        "{}",
+        text(&out.stdout)
+    );
+    // And that run resumes as any other.
+    let again = selfplay(&data, &versus);
+    assert!(
+        text(&again.stdout).starts_with("0 games, "),
+        "{}",
+        text(&again.stdout)
+    );
+    // An unknown player is refused by name.
+    let bad = selfplay(&dir.join("bad.bin"), &["--versus", "nonsense"]);
+    assert!(!bad.status.success());
+    assert!(
+        text(&bad.stderr).contains("nonsense"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
+#[test]
 fn shards_split_the_games_and_concatenate() {
     let dir = Scratch::new("training-shards");
     let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));

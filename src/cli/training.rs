@@ -173,6 +173,12 @@ pub struct SelfplayArgs {
     /// weights built in), `hand`, or a weights or network file.
     #[arg(long, default_value = kroon_engine::eval::DEFAULT_NAME)]
     pub eval: String,
+    /// The other player's evaluation (the same names as --eval): the run's evaluation
+    /// plays it instead of itself, White in even games and Black in odd ones, and
+    /// both sides' positions are kept. A run against another player is another run;
+    /// which player is not written in the file, so give each its own file or seed.
+    #[arg(long)]
+    pub versus: Option<String>,
     /// Endgame tables (a folder, as `kroon egdb build` writes it): the players probe
     /// them, and a game ends as soon as it has no more pieces than they hold
     /// complete, with their value as its result. The piece count is part of the
@@ -221,6 +227,10 @@ pub(super) fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
         shards,
         threads: threads.max(1),
         evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
+        versus: match &args.versus {
+            Some(name) => Some(crate::eval::Evaluator::from_name(name)?),
+            None => None,
+        },
         tables: match &args.tables {
             Some(dir) => Some(std::sync::Arc::new(selfplay_tables(dir)?)),
             None => None,

@@ -7,6 +7,11 @@
 //! is played on one thread with a fresh table, so it is the same game whenever and
 //! wherever it is played: a stopped run resumes by skipping the games the file
 //! already holds, and shards of one seed never overlap.
+//!
+//! With `--versus`, the run's evaluation plays another one instead of itself
+//! (White in even games, Black in odd ones), and both sides' positions are kept,
+//! each scored by the search that played it: data of the positions Kroon reaches
+//! against a player other than itself.
 
 use super::progress::format_duration;
 use super::training_data::{Record, RunHeader, BLOCK, SCORE_LIMIT};
@@ -50,6 +55,8 @@ pub struct SelfplayConfig {
     pub shards: u16,
     pub threads: usize,
     pub evaluator: Evaluator,
+    /// The other player's evaluation, when it is not `evaluator` (`--versus`).
+    pub versus: Option<Evaluator>,
     /// Endgame tables complete to some piece count: the players' searches probe
     /// them, and a game ends as soon as it reaches them, with their value as its
     /// result (the true result of the ending, not the one a few thousand nodes a
@@ -92,8 +99,58 @@ fn stored_score(score: Score) -> i16 {
     s as i16
 }
 
+/// Against another player, the run's evaluation has White in even games and Black
+/// in odd ones: each colour in half the games.
+fn run_has_white(number: u64) -> bool {
+    number.is_multiple_of(2)
+}
+
+/// The engines of one player thread: the run's evaluation, and the other player's
+/// when the run plays against another (`--versus`).
+struct Players {
+    run: Engine,
+    versus: Option<Engine>,
+}
+
+impl Players {
+    fn new(config: &SelfplayConfig) -> Players {
+        let engine = |evaluator: &Evaluator| {
+            let mut engine = Engine::new(EngineOptions {
+                threads: 1,
+                hash_mb: HASH_MB,
+            });
+            engine.set_evaluator(evaluator.clone());
+            engine.set_endgame(crate::engine::Endgame {
+                dir: None,
+                pieces: config.table_pieces(),
+                tables: config.tables.clone(),
+            });
+            engine
+        };
+        Players {
+            run: engine(&config.evaluator),
+            versus: config.versus.as_ref().map(engine),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.run.new_game();
+        if let Some(versus) = &mut self.versus {
+            versus.new_game();
+        }
+    }
+
+    /// The engine that moves for `side` in game `number`.
+    fn mover(&mut self, side: Side, number: u64) -> &mut Engine {
+        match &mut self.versus {
+            Some(versus) if (side == Side::White) != run_has_white(number) => versus,
+            _ => &mut self.run,
+        }
+    }
+}
+
 /// Plays game `number` and returns its records (possibly none).
-fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<Record> {
+fn play_game(config: &SelfplayConfig, players: &mut Players, number: u64) -> Vec<Record> {
     let mut rng = Rng::new(config.seed, number);
     let opening = config.openings[rng.below(config.openings.len())];
     let mut game = Game::from_position(opening);
@@ -105,7 +162,7 @@ fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<R
         let mv = moves[rng.below(moves.len())];
         game.play(mv).expect("a generated move is legal");
     }
-    engine.new_game();
+    players.new_game();
     let mut kept: Vec<(Position, i16, usize)> = Vec::new();
     let pieces = config.table_pieces();
     // The winner, None for a draw.
@@ -125,7 +182,9 @@ fn play_game(config: &SelfplayConfig, engine: &mut Engine, number: u64) -> Vec<R
         }
         let jitter = NODE_JITTER.0 + (NODE_JITTER.1 - NODE_JITTER.0) * rng.unit();
         let nodes = (f64::from(config.nodes) * jitter).max(1.0) as u64;
-        let found = engine.search_blocking(&game, TimeControl::Nodes(nodes));
+        let found = players
+            .mover(game.side_to_move(), number)
+            .search_blocking(&game, TimeControl::Nodes(nodes));
         let Some(mv) = found.best_move else {
             break if game.is_over() {
                 game.winner()
@@ -188,9 +247,12 @@ struct RunTotals {
     white_wins: u64,
     draws: u64,
     black_wins: u64,
+    /// Against another player (`--versus`): the games the run's evaluation won and lost.
+    run_wins: u64,
+    run_losses: u64,
 }
 
-fn progress_line(t: &RunTotals, total: u64, start: Instant) -> String {
+fn progress_line(t: &RunTotals, total: u64, start: Instant, versus: bool) -> String {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let rate = t.games as f64 / secs;
     let eta = if t.games > 0 && total > t.games {
@@ -198,13 +260,16 @@ fn progress_line(t: &RunTotals, total: u64, start: Instant) -> String {
     } else {
         "-".into()
     };
+    let score = if versus {
+        // The run's evaluation's score, more telling than the colours'.
+        format!("run +{} ={} -{}", t.run_wins, t.draws, t.run_losses)
+    } else {
+        format!("+{} ={} -{}", t.white_wins, t.draws, t.black_wins)
+    };
     format!(
-        "games {}/{} (+{} ={} -{}) positions {} ({:.0}/s) elapsed {} eta {}",
+        "games {}/{} ({score}) positions {} ({:.0}/s) elapsed {} eta {}",
         t.games,
         total,
-        t.white_wins,
-        t.draws,
-        t.black_wins,
         t.positions,
         t.positions as f64 / secs,
         format_duration(start.elapsed()),
@@ -221,6 +286,7 @@ fn open_output(config: &SelfplayConfig) -> Result<(Vec<u64>, std::fs::File), Str
         shards: config.shards,
         nodes: config.nodes,
         tables: config.table_pieces() as u8,
+        versus: config.versus.is_some(),
     };
     let (done, keep_bytes) = finished_games(config, header)?;
     let todo: Vec<u64> = (0..config.games)
@@ -266,20 +332,11 @@ fn start_players(
                 send.clone(),
             );
             std::thread::spawn(move || {
-                let mut engine = Engine::new(EngineOptions {
-                    threads: 1,
-                    hash_mb: HASH_MB,
-                });
-                engine.set_evaluator(config.evaluator.clone());
-                engine.set_endgame(crate::engine::Endgame {
-                    dir: None,
-                    pieces: config.table_pieces(),
-                    tables: config.tables.clone(),
-                });
+                let mut players = Players::new(&config);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&number) = todo.get(i) else { break };
-                    if send.send(play_game(&config, &mut engine, number)).is_err() {
+                    if send.send(play_game(&config, &mut players, number)).is_err() {
                         break;
                     }
                 }
@@ -303,6 +360,12 @@ impl RunTotals {
         } else {
             self.black_wins += 1;
         }
+        // Only shown against another player.
+        if (winner == Side::White) == run_has_white(u64::from(r.game)) {
+            self.run_wins += 1;
+        } else {
+            self.run_losses += 1;
+        }
     }
 }
 
@@ -324,7 +387,10 @@ pub fn run(config: &SelfplayConfig) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", config.out.display()))?;
         tally.add(&records);
         if config.progress && last_report.elapsed() >= Duration::from_secs(1) {
-            eprint!("\r{}", progress_line(&tally, total, start));
+            eprint!(
+                "\r{}",
+                progress_line(&tally, total, start, config.versus.is_some())
+            );
             last_report = Instant::now();
         }
     }
@@ -332,7 +398,10 @@ pub fn run(config: &SelfplayConfig) -> Result<(), String> {
         let _ = player.join();
     }
     if config.progress {
-        eprintln!("\r{}", progress_line(&tally, total, start));
+        eprintln!(
+            "\r{}",
+            progress_line(&tally, total, start, config.versus.is_some())
+        );
     }
     println!(
         "{} games, {} positions written to {} in {}",
@@ -347,6 +416,58 @@ pub fn run(config: &SelfplayConfig) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn small_run(versus: Option<&str>) -> SelfplayConfig {
+        SelfplayConfig {
+            out: PathBuf::new(),
+            games: 2,
+            nodes: 300,
+            openings: vec![Position::initial()],
+            random_plies: 2,
+            seed: 5,
+            shard: 0,
+            shards: 1,
+            threads: 1,
+            evaluator: Evaluator::from_name("hand").unwrap(),
+            versus: versus.map(|name| Evaluator::from_name(name).unwrap()),
+            tables: None,
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn against_another_player_the_run_takes_each_colour_in_turn() {
+        let config = small_run(Some("learned"));
+        let mut players = Players::new(&config);
+        let run: *const Engine = &players.run;
+        let mut is_run = |side, number| std::ptr::eq(players.mover(side, number), run);
+        assert!(is_run(Side::White, 0) && !is_run(Side::Black, 0));
+        assert!(!is_run(Side::White, 1) && is_run(Side::Black, 1));
+        let config = small_run(None);
+        let mut alone = Players::new(&config);
+        let run: *const Engine = &alone.run;
+        assert!(std::ptr::eq(alone.mover(Side::Black, 0), run));
+    }
+
+    #[test]
+    fn a_game_against_another_player_is_not_self_play() {
+        let game = |versus: Option<&str>, number| {
+            let config = small_run(versus);
+            play_game(&config, &mut Players::new(&config), number)
+        };
+        for number in [0, 1] {
+            let alone = game(None, number);
+            assert!(!alone.is_empty());
+            // The same evaluation as the other player plays self-play's game.
+            assert_eq!(game(Some("hand"), number), alone);
+            // Another one plays another game, and both sides' positions are kept.
+            let versus = game(Some("learned"), number);
+            assert_ne!(versus, alone);
+            for side in [Side::White, Side::Black] {
+                assert!(versus.iter().any(|r| r.position.side_to_move() == side));
+            }
+        }
+    }
 
     #[test]
     fn quiet_means_no_capture_for_either_side() {

@@ -13,7 +13,8 @@
 //! | 8-9 | format version (1) |
 //! | 10-11 | block size (32) |
 //! | 12 | the endgame tables' piece count the games were ended by (0: none; see `kroon selfplay --tables`) |
-//! | 13-15 | reserved (0) |
+//! | 13 | 1: the run's evaluation played another (`kroon selfplay --versus`); 0: itself |
+//! | 14-15 | reserved (0) |
 //! | 16-23 | the run's seed |
 //! | 24-25, 26-27 | shard index and shard count |
 //! | 28-31 | nodes per move |
@@ -53,6 +54,9 @@ pub struct RunHeader {
     /// Games were ended as soon as they reached the endgame tables, of up to this
     /// many pieces (0: no tables): a run with tables is another run.
     pub tables: u8,
+    /// The games were played against another evaluation (`kroon selfplay
+    /// --versus`): a run against another player is another run.
+    pub versus: bool,
 }
 
 /// One kept position.
@@ -100,6 +104,7 @@ impl RunHeader {
         b[8..10].copy_from_slice(&VERSION.to_le_bytes());
         b[10..12].copy_from_slice(&(BLOCK as u16).to_le_bytes());
         b[12] = self.tables;
+        b[13] = u8::from(self.versus);
         b[16..24].copy_from_slice(&self.seed.to_le_bytes());
         b[24..26].copy_from_slice(&self.shard.to_le_bytes());
         b[26..28].copy_from_slice(&self.shards.to_le_bytes());
@@ -146,6 +151,11 @@ impl Block {
                 shards: u16::from_le_bytes([b[26], b[27]]),
                 nodes: u32::from_le_bytes(b[28..32].try_into().expect("4 bytes")),
                 tables: b[12],
+                versus: match b[13] {
+                    0 => false,
+                    1 => true,
+                    other => return Err(format!("a header's versus flag {other} (0 or 1)")),
+                },
             }));
         }
         let white = from_plain_bits(word(b, 0))?;
@@ -256,8 +266,14 @@ mod tests {
             shards: 8,
             nodes: 4000,
             tables: 5,
+            versus: false,
         };
         assert_eq!(Block::decode(&header.encode()), Ok(Block::Header(header)));
+        let versus = RunHeader {
+            versus: true,
+            ..header
+        };
+        assert_eq!(Block::decode(&versus.encode()), Ok(Block::Header(versus)));
         let position: Position = "B:WK3,31,40:B1,K45,20".parse().unwrap();
         let record = Record {
             position,
@@ -277,8 +293,12 @@ mod tests {
             shards: 1,
             nodes: 1,
             tables: 0,
+            versus: false,
         }
         .encode();
+        let mut flag = b;
+        flag[13] = 2;
+        assert!(Block::decode(&flag).unwrap_err().contains("versus flag 2"));
         b[8] = 9;
         assert!(Block::decode(&b).unwrap_err().contains("version 9"));
         let mut r = Record {
