@@ -20,7 +20,7 @@ pub use front_ends::{DxpArgs, GuiArgs};
 pub use matches::MatchArgs;
 pub use measure::{BenchArgs, PerftArgs};
 pub use openings::OpeningsArgs;
-pub use training::{SelfplayArgs, TrainArgs};
+pub use training::{RescoreArgs, SelfplayArgs, TrainArgs};
 
 use clap::{Parser, Subcommand};
 
@@ -50,6 +50,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Play Kroon against itself and write quiet positions as training data.
     Selfplay(SelfplayArgs),
+    /// Score a training file's positions again by a deeper search (a new file).
+    Rescore(RescoreArgs),
     /// Fit the learned evaluation's weights to self-play positions.
     Train(TrainArgs),
     /// Build or inspect the opening book.
@@ -82,6 +84,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Openings(args) => crate::tools::openings_generator::run(&args.config()),
         Command::Match(args) => crate::matches::run(&args.config()?, args.pdn.as_deref()),
         Command::Selfplay(args) => training::run_selfplay(&args),
+        Command::Rescore(args) => training::run_rescore(&args),
         Command::Train(args) => training::run_train(&args),
         Command::Book(command) => book::run_book(command),
         Command::Egdb(args) => egdb::run_egdb(&args),

@@ -8,6 +8,7 @@
 //! - [`selfplay`] and [`trainer`]: the learned evaluation's games and its fit, over
 //!   the file format of [`training_data`]; [`network_trainer`] fits the network
 //!   evaluation to the same data, with what both trainers share in [`fitting`];
+//!   [`rescore`] scores a file's positions again by a deeper search;
 //! - [`progress`]: what their progress lines share.
 
 pub mod book_builder;
@@ -17,6 +18,7 @@ pub mod fitting;
 pub mod network_trainer;
 pub mod openings_generator;
 pub mod progress;
+pub mod rescore;
 pub mod selfplay;
 pub mod trainer;
 pub mod training_data;

@@ -143,6 +143,76 @@ fn a_run_against_another_player_is_its_own_run() {
 }
 
 #[test]
+fn rescoring_keeps_the_positions_and_resumes() {
+    let dir = Scratch::new("training-rescore");
+    let data = dir.join("data.bin");
+    assert!(selfplay(&data, &["--games", "3", "--threads", "1"])
+        .status
+        .success());
+    let rescore = |out: &Path, threads: &str| {
+        kroon(&[
+            "rescore",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--nodes",
+            "3000",
+            "--eval",
+            "hand",
+            "--threads",
+            threads,
+            "--quiet",
+        ])
+    };
+    let whole = dir.join("whole.bin");
+    let out = rescore(&whole, "2");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (before, after) = (
+        std::fs::read(&data).unwrap(),
+        std::fs::read(&whole).unwrap(),
+    );
+    assert_eq!(before.len(), after.len());
+    // Every block keeps its position, result, ply and game (bytes 0-25 and 28-31);
+    // only scores (bytes 26-27) change, and a deeper search changes some.
+    let mut changed = 0;
+    for (b, a) in before.chunks(32).zip(after.chunks(32)) {
+        if b.starts_with(b"KROONPOS") {
+            assert_eq!(a, b);
+            continue;
+        }
+        assert_eq!((&a[..26], &a[28..]), (&b[..26], &b[28..]));
+        changed += usize::from(a[26..28] != b[26..28]);
+    }
+    assert!(changed > 0);
+    assert!(text(&out.stdout).contains(&format!("({changed} scores changed)")));
+
+    // A run stopped halfway (and in a block) resumes to the same file, on one thread.
+    let part = dir.join("part.bin");
+    std::fs::write(&part, &after[..after.len() / 2 + 5]).unwrap();
+    let out = rescore(&part, "1");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("resuming after"));
+    assert_eq!(std::fs::read(&part).unwrap(), after);
+
+    // Another file as the output, or the input itself, is refused by name.
+    let other = dir.join("other.bin");
+    let mut wrong = before[..96].to_vec();
+    wrong[32 + 30] ^= 1; // another game number
+    std::fs::write(&other, &wrong).unwrap();
+    let refused = rescore(&other, "1");
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("not a rescoring of"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let refused = rescore(&data, "1");
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("cannot be the input"));
+}
+
+#[test]
 fn shards_split_the_games_and_concatenate() {
     let dir = Scratch::new("training-shards");
     let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
@@ -301,7 +371,7 @@ fn selfplay_ends_games_by_the_tables() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stderr).contains("up to 3 pieces"),
+        text(&out.stderr).contains("complete to 3 pieces"),
         "{}",
         text(&out.stderr)
     );

@@ -190,6 +190,51 @@ pub struct SelfplayArgs {
     pub quiet: bool,
 }
 
+/// `kroon rescore`: see [`crate::tools::rescore`].
+#[derive(clap::Args, Debug)]
+pub struct RescoreArgs {
+    /// The training file whose positions are scored again.
+    #[arg(long)]
+    pub data: std::path::PathBuf,
+    /// The rescored file: the same blocks with the new scores. A stopped run given
+    /// the same --data and --out resumes where it stopped.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Nodes searched for each position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Positions searched at once (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The evaluation that searches (the names of `kroon selfplay --eval`).
+    #[arg(long, default_value = kroon_engine::eval::DEFAULT_NAME)]
+    pub eval: String,
+    /// Endgame tables the searches probe (a folder, as `kroon egdb build` writes it).
+    #[arg(long)]
+    pub tables: Option<std::path::PathBuf>,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub(super) fn run_rescore(args: &RescoreArgs) -> Result<(), String> {
+    let config = crate::tools::rescore::RescoreConfig {
+        data: args.data.clone(),
+        out: args.out.clone(),
+        nodes: args.nodes,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
+        tables: match &args.tables {
+            Some(dir) => Some(std::sync::Arc::new(complete_tables(dir)?)),
+            None => None,
+        },
+        progress: !args.quiet,
+    };
+    crate::tools::rescore::run(&config)
+}
+
 /// `I/N` with I < N.
 fn parse_shard(text: &str) -> Result<(u16, u16), String> {
     let bad = || format!("bad --shard '{text}': write I/N with 0 <= I < N, e.g. 3/8");
@@ -232,7 +277,7 @@ pub(super) fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
             None => None,
         },
         tables: match &args.tables {
-            Some(dir) => Some(std::sync::Arc::new(selfplay_tables(dir)?)),
+            Some(dir) => Some(std::sync::Arc::new(complete_tables(dir)?)),
             None => None,
         },
         progress: !args.quiet,
@@ -240,8 +285,9 @@ pub(super) fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
     crate::tools::selfplay::run(&config)
 }
 
-/// The tables a self-play run ends its games by: complete to some piece count.
-fn selfplay_tables(dir: &std::path::Path) -> Result<crate::egdb::Tables, String> {
+/// The tables a self-play run ends its games by, or a rescoring probes: complete to
+/// some piece count.
+fn complete_tables(dir: &std::path::Path) -> Result<crate::egdb::Tables, String> {
     let tables = crate::egdb::Tables::open(dir, crate::egdb::index::MAX_PIECES)?;
     if tables.complete_pieces() < 2 {
         return Err(format!(
@@ -250,10 +296,6 @@ fn selfplay_tables(dir: &std::path::Path) -> Result<crate::egdb::Tables, String>
             dir.display()
         ));
     }
-    eprintln!(
-        "kroon: games end by the tables of up to {} pieces: {}",
-        tables.complete_pieces(),
-        tables.describe()
-    );
+    eprintln!("kroon: {}", tables.describe());
     Ok(tables)
 }

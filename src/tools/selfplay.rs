@@ -90,7 +90,8 @@ fn is_quiet(pos: &Position) -> bool {
     !has_capture(pos) && !has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()))
 }
 
-fn stored_score(score: Score) -> i16 {
+/// A search's score as a training file stores it (decisive scores at the limit).
+pub(super) fn stored_score(score: Score) -> i16 {
     let s = match score.decisive_plies() {
         Some(p) if p >= 0 => SCORE_LIMIT,
         Some(_) => -SCORE_LIMIT,

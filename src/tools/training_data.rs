@@ -135,6 +135,14 @@ fn word(b: &[u8], at: usize) -> u64 {
 }
 
 impl Block {
+    #[must_use]
+    pub fn encode(&self) -> [u8; BLOCK] {
+        match self {
+            Block::Header(h) => h.encode(),
+            Block::Record(r) => r.encode(),
+        }
+    }
+
     /// Decodes one block; the error says what is wrong with it.
     pub fn decode(b: &[u8; BLOCK]) -> Result<Block, String> {
         if &b[..8] == MAGIC {
