@@ -13,10 +13,10 @@
 //! and the file is the same whatever the threads.
 
 use super::progress::format_duration;
-use super::selfplay::stored_score;
+use super::selfplay::{one_thread_engine, stored_score};
 use super::training_data::{read_file, Block, ReadSummary, Record, BLOCK};
 use crate::egdb::Tables;
-use crate::engine::{Engine, EngineOptions, TimeControl};
+use crate::engine::{Engine, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use std::io::Write;
@@ -102,20 +102,6 @@ fn open_output(config: &RescoreConfig, input: &[Block]) -> Result<(usize, std::f
     Ok((done, file))
 }
 
-fn engine(config: &RescoreConfig) -> Engine {
-    let mut engine = Engine::new(EngineOptions {
-        threads: 1,
-        hash_mb: HASH_MB,
-    });
-    engine.set_evaluator(config.evaluator.clone());
-    engine.set_endgame(crate::engine::Endgame {
-        dir: None,
-        pieces: config.tables.as_ref().map_or(0, |t| t.complete_pieces()),
-        tables: config.tables.clone(),
-    });
-    engine
-}
-
 /// The block with its score replaced by a search of `nodes` (headers unchanged).
 fn rescore(engine: &mut Engine, block: &Block, nodes: u64) -> Block {
     let Block::Record(record) = block else {
@@ -140,7 +126,9 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
     let (input, _) = read_blocks(&config.data)?;
     let (done, mut out) = open_output(config, &input)?;
     let threads = config.threads.max(1);
-    let mut engines: Vec<Engine> = (0..threads).map(|_| engine(config)).collect();
+    let mut engines: Vec<Engine> = (0..threads)
+        .map(|_| one_thread_engine(&config.evaluator, config.tables.as_ref(), HASH_MB))
+        .collect();
     let start = Instant::now();
     let mut last_report = Instant::now();
     let mut changed = 0u64;

@@ -100,6 +100,26 @@ pub(super) fn stored_score(score: Score) -> i16 {
     s as i16
 }
 
+/// An engine of one thread for the training tools' searches: `evaluator`, a table
+/// of `hash_mb`, and the complete piece counts of `tables` probed.
+pub(super) fn one_thread_engine(
+    evaluator: &Evaluator,
+    tables: Option<&Arc<Tables>>,
+    hash_mb: usize,
+) -> Engine {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb,
+    });
+    engine.set_evaluator(evaluator.clone());
+    engine.set_endgame(crate::engine::Endgame {
+        dir: None,
+        pieces: tables.map_or(0, |t| t.complete_pieces()),
+        tables: tables.cloned(),
+    });
+    engine
+}
+
 /// Against another player, the run's evaluation has White in even games and Black
 /// in odd ones: each colour in half the games.
 fn run_has_white(number: u64) -> bool {
@@ -115,19 +135,8 @@ struct Players {
 
 impl Players {
     fn new(config: &SelfplayConfig) -> Players {
-        let engine = |evaluator: &Evaluator| {
-            let mut engine = Engine::new(EngineOptions {
-                threads: 1,
-                hash_mb: HASH_MB,
-            });
-            engine.set_evaluator(evaluator.clone());
-            engine.set_endgame(crate::engine::Endgame {
-                dir: None,
-                pieces: config.table_pieces(),
-                tables: config.tables.clone(),
-            });
-            engine
-        };
+        let engine =
+            |evaluator: &Evaluator| one_thread_engine(evaluator, config.tables.as_ref(), HASH_MB);
         Players {
             run: engine(&config.evaluator),
             versus: config.versus.as_ref().map(engine),
