@@ -279,9 +279,12 @@ impl Network {
         // The clipped units live on the stack, which Rust zeroes first: a buffer
         // for the widest network allowed (2 KiB) cost 3.6% of a bench's time in
         // `memset` alone, so the networks in use (up to 256 units over both
-        // views) get one of their own size.
-        if self.views * self.hidden <= SMALL_LAYER {
+        // views, or up to 512 for the wider ones) get one of their own size.
+        let h = self.views * self.hidden;
+        if h <= SMALL_LAYER {
             self.second_layer_in::<SMALL_LAYER>(own, theirs)
+        } else if h <= MIDDLE_LAYER {
+            self.second_layer_in::<MIDDLE_LAYER>(own, theirs)
         } else {
             self.second_layer_in::<{ MAX_VIEWS * MAX_HIDDEN }>(own, theirs)
         }
@@ -357,6 +360,8 @@ fn add_row(sums: &mut [i16], row: &[i16]) {
 const LANES: usize = HIDDEN_STEP;
 /// The widest second-layer input (views times units) of the small scratch buffer.
 const SMALL_LAYER: usize = 256;
+/// The same for the middle one: two views of up to 256 units.
+const MIDDLE_LAYER: usize = 512;
 
 fn lanes(block: &[i16]) -> &[i16; LANES] {
     block.try_into().expect("a whole block")

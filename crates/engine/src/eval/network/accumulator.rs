@@ -66,6 +66,8 @@ impl Network {
         match self.hidden {
             128 => return self.update_fixed::<128>(off, on, parent, sums),
             64 => return self.update_fixed::<64>(off, on, parent, sums),
+            192 => return self.update_fixed::<192>(off, on, parent, sums),
+            256 => return self.update_fixed::<256>(off, on, parent, sums),
             _ => {}
         }
         // A block of lanes at a time, all the rows at once, so that the block
@@ -371,8 +373,8 @@ mod tests {
 
     #[test]
     fn a_move_updates_both_views_to_their_refresh() {
-        // The widths compiled in (64, 128) and one that is not (48).
-        for hidden in [48, 64, 128] {
+        // The widths compiled in (64, 128, 192, 256) and one that is not (48).
+        for hidden in [48, 64, 128, 192, 256] {
             updates_as_refresh(&busy_network(8, hidden));
         }
     }
@@ -426,6 +428,9 @@ mod tests {
             busy_network(9, 128),
             busy_network_of_views(9, 64, 2),
             busy_network_of_views(9, 48, 2),
+            // Both wider scratch buffers of the second layer.
+            busy_network_of_views(9, 192, 2),
+            busy_network_of_views(9, 512, 2),
         ] {
             stack_scores_as_refresh(Arc::new(net));
         }
