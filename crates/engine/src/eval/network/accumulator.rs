@@ -113,8 +113,9 @@ fn changes(from: Pieces, to: Pieces) -> ([u64; 4], [u64; 4]) {
 
 impl Network {
     /// [`Network::update`] for a first layer of `W` units, its width known when
-    /// compiled (the widths of the networks trained so far): the sums then stay
-    /// in registers through all the rows, with no bounds checked inside.
+    /// compiled (64 and 128 as trained so far, 192 and 256 for wider ones): the
+    /// sums then stay in registers through all the rows, with no bounds checked
+    /// inside.
     #[inline(always)]
     fn update_fixed<const W: usize>(
         &self,
