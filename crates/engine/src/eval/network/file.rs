@@ -182,7 +182,7 @@ mod tests {
             assert_eq!(u32_at(&bytes, 8), version);
             assert_eq!(u32_at(&bytes, 36), word);
         }
-        // The built-in network reads the board from both sides (m128, 1 December).
+        // The built-in network reads the board from both sides (m128d, 2 December).
         let built_in = Network::decode(include_bytes!("../kroon.net")).unwrap();
         assert_eq!(built_in.views, 2);
         // The views' word must agree with the version.
