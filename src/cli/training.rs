@@ -21,6 +21,11 @@ pub struct TrainArgs {
     /// inputs, the file's format version 2).
     #[arg(long, default_value_t = 1)]
     pub views: usize,
+    /// The network's input weight sets: 1, or 4 (a set for each bucket of
+    /// positions: whether each side has a king; fitted as weights shared by all
+    /// plus each bucket's own, the file's format version 3).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Weight of the game's result in the target; the rest is the search's score.
@@ -71,8 +76,8 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
     if batch == 0 || !(0.0..=1.0).contains(&args.lambda) {
         return Err("--batch must be at least 1 and --lambda between 0 and 1".into());
     }
-    if !network && args.views != 1 {
-        return Err("--views is the network's (--model network)".into());
+    if !network && (args.views != 1 || args.buckets != 1) {
+        return Err("--views and --buckets are the network's (--model network)".into());
     }
     let model = if network {
         let h = args.hidden;
@@ -81,6 +86,10 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
         }
         if !(1..=2).contains(&args.views) {
             return Err("--views must be 1 or 2".into());
+        }
+        let buckets = crate::eval::network::BUCKETS;
+        if args.buckets != 1 && args.buckets != buckets {
+            return Err(format!("--buckets must be 1 or {buckets}"));
         }
         let init = match args.init.as_deref() {
             Some(path) => {
@@ -98,6 +107,12 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
                         net.views, args.views
                     ));
                 }
+                if net.buckets > args.buckets {
+                    return Err(format!(
+                        "--init {name} has {} buckets; --buckets {} cannot hold them",
+                        net.buckets, args.buckets
+                    ));
+                }
                 Some(net)
             }
             None => None,
@@ -105,6 +120,7 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
         Model::Network {
             hidden: h,
             views: args.views,
+            buckets: args.buckets,
             init,
         }
     } else {

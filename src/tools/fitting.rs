@@ -28,6 +28,8 @@ pub enum Model {
     Network {
         hidden: usize,
         views: usize,
+        /// Input weight sets: 1 or [`crate::eval::network::BUCKETS`].
+        buckets: usize,
         init: Option<crate::eval::network::Network>,
     },
 }

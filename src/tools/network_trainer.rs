@@ -16,7 +16,7 @@ use super::fitting::{
     Model, TrainConfig,
 };
 use crate::board::Position;
-use crate::eval::network::{features_seen_by, Network};
+use crate::eval::network::{bucket, features_seen_by, Network, Pieces, FEATURES};
 use crate::eval::Evaluator;
 use model::{FloatNetwork, Scratch};
 use std::time::Instant;
@@ -45,36 +45,43 @@ impl Sample {
     }
 }
 
-/// A position's inputs as each side sees it (the side to move's first): at most
-/// 40 pieces each.
+/// A position's inputs as each side sees it (the side to move's first), as the
+/// float network takes them: each piece's shared input, and for a bucketed
+/// network its input in the view's bucket too (see [`model`]). At most 40 pieces.
 struct Inputs {
-    lists: [[u8; 40]; 2],
+    lists: [[u16; 80]; 2],
     len: usize,
 }
 
 impl Inputs {
-    fn of(pos: &Position) -> Inputs {
-        let mut lists = [[0u8; 40]; 2];
+    /// The inputs of `pos` for a network of `buckets` input weight sets.
+    fn of(pos: &Position, buckets: usize) -> Inputs {
+        let mut lists = [[0u16; 80]; 2];
         let mut len = 0;
         let side = pos.side_to_move();
         for (list, view) in lists.iter_mut().zip([side, side.opponent()]) {
             len = 0;
+            let own = FEATURES * (1 + bucket(Pieces::of(pos), view));
             features_seen_by(pos, view, |f| {
-                list[len] = f as u8;
+                list[len] = f as u16;
                 len += 1;
+                if buckets > 1 {
+                    list[len] = (own + f) as u16;
+                    len += 1;
+                }
             });
         }
         Inputs { lists, len }
     }
 
-    fn views(&self) -> [&[u8]; 2] {
+    fn views(&self) -> [&[u16]; 2] {
         [&self.lists[0][..self.len], &self.lists[1][..self.len]]
     }
 }
 
 /// The float network's score in hundredths of a man.
 fn hundredths(net: &FloatNetwork, pos: &Position, s: &mut Scratch) -> f32 {
-    100.0 * net.forward(Inputs::of(pos).views(), s)
+    100.0 * net.forward(Inputs::of(pos, net.buckets).views(), s)
 }
 
 /// Mean loss of `score` over samples, using every thread; each thread's scoring
@@ -109,7 +116,7 @@ fn part_gradient(
     let mut loss = 0.0f64;
     for &i in part {
         let s = &samples[i as usize];
-        let inputs = Inputs::of(&s.position);
+        let inputs = Inputs::of(&s.position, net.buckets);
         let score = 100.0 * net.forward(inputs.views(), &mut scratch);
         let p = sigmoid(score / k);
         let t = s.target(lambda, k);
@@ -149,6 +156,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     let Model::Network {
         hidden,
         views,
+        buckets,
         ref init,
     } = config.model
     else {
@@ -174,14 +182,14 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
     }
     let mut net = match init {
         Some(start) => {
-            let net = FloatNetwork::from_network(start, hidden, views, config.seed)?;
+            let net = FloatNetwork::from_network(start, hidden, views, buckets, config.seed)?;
             println!(
                 "the starting network: validation loss {:.5}",
                 integer_loss(start, &valid, lk, threads)
             );
             net
         }
-        None => FloatNetwork::random(hidden, views, config.seed),
+        None => FloatNetwork::random(hidden, views, buckets, config.seed),
     };
     let mut adam = Adam::new(net.params.len());
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];

@@ -10,6 +10,14 @@
 //! row, so ten of those inputs are never set; keeping them makes the index plain.
 //! A position and its colour-flipped mirror have the same inputs by construction.
 //!
+//! A network of [`BUCKETS`] buckets has a set of input weights for each kind of
+//! position, its bucket as the view sees it ([`bucket`]): whether the view's side
+//! has a king, and whether the other side has one. A piece's input is then
+//! `FEATURES * bucket + 50 * kind + square - 1`: the same piece weighs
+//! differently once kings are about, and a crowning or a capture that changes
+//! the bucket refreshes the view's sums (a few times a line of play) instead of
+//! updating them.
+//!
 //! # Layers
 //! 1. `hidden` sums (the accumulator) of the input weights of the pieces on the
 //!    board plus a bias, in `i16`, clipped to `0..=`[`ACTIVATION`] (a clipped ReLU
@@ -47,6 +55,8 @@ pub const FEATURES: usize = 4 * SQUARES;
 pub const SECOND: usize = 16;
 /// The widest first layer a network may have.
 pub const MAX_HIDDEN: usize = 512;
+/// The input weight sets of a bucketed network: see [`bucket`].
+pub const BUCKETS: usize = 4;
 /// The most views a network may sum: the side to move's, and the other side's.
 pub const MAX_VIEWS: usize = 2;
 /// The first layer's width must be a multiple of this (whole vector registers).
@@ -78,7 +88,10 @@ pub struct Network {
     /// The views whose sums the second layer reads: 1 (the side to move's) or 2
     /// (then the other side's too, from the same input weights).
     pub views: usize,
-    /// Feature `f`'s weights at `f * hidden ..`, times [`ACTIVATION`].
+    /// The input weight sets: 1, or [`BUCKETS`] (one for each [`bucket`]).
+    pub buckets: usize,
+    /// Feature `f`'s weights at `f * hidden ..` (in bucket `b`, feature
+    /// `FEATURES * b + f`'s), times [`ACTIVATION`].
     pub input: Vec<i16>,
     /// Times [`ACTIVATION`].
     pub input_bias: Vec<i16>,
@@ -97,8 +110,8 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network {{ hidden: {}, views: {}, .. }}",
-            self.hidden, self.views
+            "Network {{ hidden: {}, views: {}, buckets: {}, .. }}",
+            self.hidden, self.views, self.buckets
         )
     }
 }
@@ -136,8 +149,28 @@ impl Pieces {
     }
 }
 
+/// The bucket of `pieces` as `view` sees it (as if it were to move), 0 to
+/// [`BUCKETS`] - 1: 1 if its side has a king, plus 2 if the other side has one.
+/// Kings change the game (the losses to Scan 2.0 were long games with kings), so
+/// the pieces get weights of their own once there are any. A bucket changes only
+/// with a crowning or a king taken, moves that change the score by far more than
+/// two buckets disagree on the same position; a bucket by the piece count (20 or
+/// fewer) fitted better still but changed with ordinary exchanges, where the
+/// buckets' disagreement (0.15 of a man on average at 19-22 pieces) is what the
+/// search would play for (`docs/learning.md`).
+#[must_use]
+#[inline(always)]
+pub fn bucket(pieces: Pieces, view: Side) -> usize {
+    let (own, theirs) = match view {
+        Side::White => (pieces.white, pieces.black),
+        Side::Black => (pieces.black, pieces.white),
+    };
+    usize::from(own & pieces.kings != 0) + 2 * usize::from(theirs & pieces.kings != 0)
+}
+
 /// Calls `each` with the input of every piece on the board, seen from the side to
-/// move (see the module's documentation).
+/// move (see the module's documentation), bucket aside: feature `f` of a bucketed
+/// network's bucket `b` is `FEATURES * b + f`.
 #[inline]
 pub fn features(pos: &Position, each: impl FnMut(usize)) {
     features_seen_by(pos, pos.side_to_move(), each);
@@ -214,7 +247,13 @@ impl Network {
                 self.views
             ));
         }
-        if self.input.len() != FEATURES * h
+        if self.buckets != 1 && self.buckets != BUCKETS {
+            return Err(format!(
+                "{} buckets; this Kroon takes 1 or {BUCKETS}",
+                self.buckets
+            ));
+        }
+        if self.input.len() != FEATURES * self.buckets * h
             || self.input_bias.len() != h
             || self.dense.len() != SECOND * self.views * h
         {
@@ -249,11 +288,23 @@ impl Network {
     }
 
     /// Sets `sums` (the first layer's width) to the first layer's sums of `pieces`
-    /// seen by `view`: the bias plus the rows of every piece.
+    /// seen by `view`: the bias plus the rows of every piece (in their bucket).
     #[inline(always)]
     pub fn refresh(&self, pieces: Pieces, view: Side, sums: &mut [i16]) {
         sums.copy_from_slice(&self.input_bias);
-        inputs(pieces.kinds(), view, |f| add_row(sums, self.row(f)));
+        let first = self.first_input(pieces, view);
+        inputs(pieces.kinds(), view, |f| add_row(sums, self.row(first + f)));
+    }
+
+    /// The input of feature 0 in the bucket of `pieces` seen by `view`: 0 unless
+    /// the network is bucketed.
+    #[inline(always)]
+    pub fn first_input(&self, pieces: Pieces, view: Side) -> usize {
+        if self.buckets == 1 {
+            0
+        } else {
+            FEATURES * bucket(pieces, view)
+        }
     }
 
     /// Input `f`'s weights: what its piece adds to the first layer's sums.
@@ -388,7 +439,7 @@ fn dot(a: &[i16], w: &[i16]) -> i32 {
 /// What tests of the network share (the trainer's too): a network with every
 /// weight set to something.
 pub mod testing {
-    use super::{Network, FEATURES, INPUT_BOUND, SECOND};
+    use super::{Network, BUCKETS, FEATURES, INPUT_BOUND, SECOND};
 
     /// A network of `hidden` units whose weights come from a seeded generator.
     #[must_use]
@@ -399,6 +450,19 @@ pub mod testing {
     /// [`busy_network`] of `views` views.
     #[must_use]
     pub fn busy_network_of_views(seed: u64, hidden: usize, views: usize) -> Network {
+        busy_bucketed_network(seed, hidden, views, 1)
+    }
+
+    /// [`busy_network_of_views`] with `buckets` input weight sets (1 or
+    /// [`BUCKETS`]), each drawn on its own.
+    #[must_use]
+    pub fn busy_bucketed_network(
+        seed: u64,
+        hidden: usize,
+        views: usize,
+        buckets: usize,
+    ) -> Network {
+        assert!(buckets == 1 || buckets == BUCKETS);
         let mut state = seed;
         let mut next = move |range: i32| {
             state = state
@@ -410,7 +474,10 @@ pub mod testing {
         Network {
             hidden,
             views,
-            input: (0..FEATURES * hidden).map(|_| next(small) as i16).collect(),
+            buckets,
+            input: (0..FEATURES * buckets * hidden)
+                .map(|_| next(small) as i16)
+                .collect(),
             input_bias: (0..hidden).map(|_| (next(small) + small) as i16).collect(),
             dense: (0..SECOND * views * hidden)
                 .map(|_| next(300) as i16)
@@ -443,8 +510,8 @@ mod tests {
 
     #[test]
     fn a_flipped_position_scores_the_same() {
-        for views in 1..=MAX_VIEWS {
-            let net = testing::busy_network_of_views(3, 64, views);
+        for (views, buckets) in [(1, 1), (2, 1), (1, BUCKETS), (2, BUCKETS)] {
+            let net = testing::busy_bucketed_network(3, 64, views, buckets);
             net.check().unwrap();
             let mut spread = std::collections::BTreeSet::new();
             for p in random_positions(11, 20, 160) {
@@ -454,6 +521,37 @@ mod tests {
             }
             assert!(spread.len() > 20, "the test network says something");
         }
+    }
+
+    #[test]
+    fn buckets_tell_whose_kings_are_on_the_board() {
+        let bucket_of = |fen: &str, view| bucket(Pieces::of(&fen.parse().unwrap()), view);
+        let opening = Position::initial().to_fen();
+        assert_eq!(bucket_of(&opening, Side::White), 0);
+        // White has a king: White's own, Black's theirs.
+        let king = "W:WK3,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B11,12,13,14,15,16,17,18,19,20";
+        assert_eq!(bucket_of(king, Side::White), 1);
+        assert_eq!(bucket_of(king, Side::Black), 2);
+        // Kings on both sides, whoever is to move; the piece count does not count.
+        let both = "B:WK3,31:BK11,12";
+        assert_eq!(bucket_of(both, Side::White), 3);
+        assert_eq!(bucket_of(both, Side::Black), 3);
+        let black = "B:W31,32:BK11,12";
+        assert_eq!(bucket_of(black, Side::White), 2);
+        assert_eq!(bucket_of(black, Side::Black), 1);
+        // A bucketed network reads each bucket's own weights: the same pieces
+        // score differently once a king stands among them.
+        let net = testing::busy_bucketed_network(4, 32, 2, BUCKETS);
+        net.check().unwrap();
+        let mut flat = net.clone();
+        flat.buckets = 1;
+        flat.input.truncate(FEATURES * 32);
+        let pos: Position = king.parse().unwrap();
+        assert_ne!(net.evaluate(&pos), flat.evaluate(&pos));
+        assert_eq!(
+            net.evaluate(&Position::initial()),
+            flat.evaluate(&Position::initial())
+        );
     }
 
     #[test]
@@ -558,6 +656,11 @@ mod tests {
         net.views = 3;
         assert!(net.check().unwrap_err().contains("3 views"));
         net.views = 2;
+        assert!(net.check().unwrap_err().contains("sizes disagree"));
+        let mut net = testing::busy_network(4, 32);
+        net.buckets = 3;
+        assert!(net.check().unwrap_err().contains("3 buckets"));
+        net.buckets = BUCKETS;
         assert!(net.check().unwrap_err().contains("sizes disagree"));
     }
 }

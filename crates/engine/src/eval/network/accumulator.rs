@@ -31,14 +31,20 @@ impl Network {
     /// Sets `sums` to the first layer's sums of `to` seen by `view`, from `parent`,
     /// those of `from`: off with the rows of the pieces that left, on with those
     /// that came. Any two positions will do; a move apart, that is a few rows.
+    /// Where a bucketed network's bucket differs between the two (a first king,
+    /// a last king taken, the endgame reached), every row differs: a refresh.
     #[inline(always)]
     pub fn update(&self, from: Pieces, to: Pieces, view: Side, parent: &[i16], sums: &mut [i16]) {
+        let first = self.first_input(to, view);
+        if first != self.first_input(from, view) {
+            return self.refresh(to, view, sums);
+        }
         // The pieces that left and came, found in White's layout; each is then
         // mapped to `view`'s input by itself (no board turned for Black).
         let (gone, came) = changes(from, to);
         let (mut off, mut on) = (Rows::new(), Rows::new());
-        off.collect(self, gone, view);
-        on.collect(self, came, view);
+        off.collect(self, gone, view, first);
+        on.collect(self, came, view, first);
         self.apply(&off, &on, parent, sums);
     }
 
@@ -49,13 +55,19 @@ impl Network {
     /// cost.
     #[inline(always)]
     pub fn update_both(&self, from: Pieces, to: Pieces, parent: &[i16], sums: &mut [i16]) {
-        let (gone, came) = changes(from, to);
-        let (mut off, mut on) = ([Rows::new(), Rows::new()], [Rows::new(), Rows::new()]);
-        Rows::collect_both(&mut off, self, gone);
-        Rows::collect_both(&mut on, self, came);
         let h = self.hidden;
         let (white_parent, black_parent) = parent.split_at(h);
         let (white, black) = sums.split_at_mut(h);
+        let first = [Side::White, Side::Black].map(|view| self.first_input(to, view));
+        if first != [Side::White, Side::Black].map(|view| self.first_input(from, view)) {
+            // Rare (a bucket changed): each view on its own.
+            self.update(from, to, Side::White, white_parent, white);
+            return self.update(from, to, Side::Black, black_parent, black);
+        }
+        let (gone, came) = changes(from, to);
+        let (mut off, mut on) = ([Rows::new(), Rows::new()], [Rows::new(), Rows::new()]);
+        Rows::collect_both(&mut off, self, gone, first);
+        Rows::collect_both(&mut on, self, came, first);
         self.apply(&off[0], &on[0], white_parent, white);
         self.apply(&off[1], &on[1], black_parent, black);
     }
@@ -163,19 +175,19 @@ impl Rows {
     }
 
     /// Adds the rows of the inputs of `kinds` (see [`Pieces::kinds`]) as `view`
-    /// sees them.
+    /// sees them, in the bucket whose feature 0 is input `first`.
     #[inline(always)]
-    fn collect(&mut self, net: &Network, kinds: [u64; 4], view: Side) {
-        inputs(kinds, view, |f| self.push(net, f));
+    fn collect(&mut self, net: &Network, kinds: [u64; 4], view: Side, first: usize) {
+        inputs(kinds, view, |f| self.push(net, first + f));
     }
 
     /// Adds the rows of the inputs of `kinds` as White sees them to `rows[0]`,
-    /// as Black sees them to `rows[1]`.
+    /// as Black sees them to `rows[1]` (each view's bucket from its `first`).
     #[inline(always)]
-    fn collect_both(rows: &mut [Rows; 2], net: &Network, kinds: [u64; 4]) {
+    fn collect_both(rows: &mut [Rows; 2], net: &Network, kinds: [u64; 4], first: [usize; 2]) {
         inputs_both(kinds, |white, black| {
-            rows[0].push(net, white);
-            rows[1].push(net, black);
+            rows[0].push(net, first[0] + white);
+            rows[1].push(net, first[1] + black);
         });
     }
 
@@ -362,8 +374,10 @@ impl Accumulators {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::network::testing::{busy_network, busy_network_of_views};
-    use crate::eval::network::MAX_HIDDEN;
+    use crate::eval::network::testing::{
+        busy_bucketed_network, busy_network, busy_network_of_views,
+    };
+    use crate::eval::network::{bucket, BUCKETS, MAX_HIDDEN};
     use kroon_rules::board::movegen::legal_moves;
 
     /// A seeded generator of indices below its argument.
@@ -378,11 +392,15 @@ mod tests {
         for hidden in [48, 64, 128, 192, 256] {
             updates_as_refresh(&busy_network(8, hidden));
         }
+        // Bucketed: a move that changes a view's bucket refreshes it.
+        for hidden in [48, 128] {
+            updates_as_refresh(&busy_bucketed_network(8, hidden, 2, BUCKETS));
+        }
     }
 
     fn updates_as_refresh(net: &Network) {
         let mut next = generator(8);
-        let (mut captures, mut crownings, mut king_moves) = (0, 0, 0);
+        let (mut captures, mut crownings, mut king_moves, mut new_buckets) = (0, 0, 0, 0);
         for _ in 0..40 {
             let mut pos = Position::initial();
             for _ in 0..200 {
@@ -396,6 +414,10 @@ mod tests {
                 crownings +=
                     usize::from(child.king_bits().count_ones() > pos.king_bits().count_ones());
                 king_moves += usize::from(pos.king_bits() >> mv.from_bit() & 1 != 0);
+                new_buckets += usize::from(
+                    bucket(Pieces::of(&pos), Side::White)
+                        != bucket(Pieces::of(&child), Side::White),
+                );
                 let h = net.hidden;
                 let (mut parents, mut both) = ([0i16; 2 * MAX_HIDDEN], [0i16; 2 * MAX_HIDDEN]);
                 for view in [Side::White, Side::Black] {
@@ -421,6 +443,10 @@ mod tests {
             }
         }
         assert!(captures > 500 && crownings > 20 && king_moves > 200);
+        assert!(
+            new_buckets > 40,
+            "moves that change a bucket: {new_buckets}"
+        );
     }
 
     #[test]
@@ -432,6 +458,8 @@ mod tests {
             // Both wider scratch buffers of the second layer.
             busy_network_of_views(9, 192, 2),
             busy_network_of_views(9, 512, 2),
+            busy_bucketed_network(9, 128, 2, BUCKETS),
+            busy_bucketed_network(9, 64, 1, BUCKETS),
         ] {
             stack_scores_as_refresh(Arc::new(net));
         }

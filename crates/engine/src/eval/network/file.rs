@@ -5,11 +5,12 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0-7 | magic `KROONNET` |
-//! | 8-11 | format version: 1 for a network of one view, 2 for two (so that a Kroon from before views reads every one-view file) |
+//! | 8-11 | format version: 1 for a network of one view, 2 for two (so that a Kroon from before views reads every one-view file), 3 for a bucketed network |
 //! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (16; 32 before 29 November 2026, refused since) |
 //! | 24-27, 28-31, 32-35 | the scales: activation (127), second layer (512), output (512) |
-//! | 36-39 | version 2: views (2); version 1: 0 (one view) |
-//! | then | the input weights, `i16`, feature by feature (inputs x width) |
+//! | 36-39 | version 2: views (2); version 1: 0 (one view); version 3: views (1 or 2) |
+//! | 40-43 | version 3 only: input weight sets (4, the buckets) |
+//! | then | the input weights, `i16`, feature by feature (inputs x width; bucket by bucket in version 3) |
 //! | then | the first layer's biases, `i16` |
 //! | then | the second layer's weights, `i16`, unit by unit (16 x views x width) |
 //! | then | the second layer's biases, `i32` |
@@ -18,25 +19,35 @@
 //!
 //! What the numbers mean is in [`super`].
 
-use super::{Network, ACTIVATION, DENSE_SCALE, FEATURES, MAX_VIEWS, OUTPUT_SCALE, SECOND};
+use super::{Network, ACTIVATION, BUCKETS, DENSE_SCALE, FEATURES, MAX_VIEWS, OUTPUT_SCALE, SECOND};
 use crate::knowledge_file::{self, u32_at, Frame};
 use std::path::Path;
 
 /// The network file's tag, version and name.
 pub const FRAME: Frame = Frame {
     tag: b"KROONNET",
-    version: 2,
+    version: 3,
     oldest: 1,
     what: "network",
 };
+/// The header of versions 1 and 2; version 3 adds the buckets' word.
 const HEADER: usize = 40;
 
-/// The size of the file of a network with a first layer of `hidden` and `views`
-/// views.
+/// The header of a network of `buckets` input weight sets.
+const fn header(buckets: usize) -> usize {
+    if buckets == 1 {
+        HEADER
+    } else {
+        HEADER + 4
+    }
+}
+
+/// The size of the file of a network with a first layer of `hidden`, `views`
+/// views and `buckets` input weight sets.
 #[must_use]
-pub const fn file_size(hidden: usize, views: usize) -> usize {
-    HEADER
-        + 2 * (FEATURES * hidden + hidden + SECOND * views * hidden + SECOND)
+pub const fn file_size(hidden: usize, views: usize, buckets: usize) -> usize {
+    header(buckets)
+        + 2 * (FEATURES * buckets * hidden + hidden + SECOND * views * hidden + SECOND)
         + 4 * SECOND
         + 4
         + 8
@@ -46,21 +57,26 @@ impl Network {
     /// The file's bytes.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
-        let version = if self.views == 1 { 1 } else { 2 };
-        let mut out = FRAME.start_version(version, file_size(self.hidden, self.views));
-        let header = [
+        // Unbucketed networks keep the versions older Kroons read.
+        let version = match (self.buckets, self.views) {
+            (1, 1) => 1,
+            (1, _) => 2,
+            _ => 3,
+        };
+        let size = file_size(self.hidden, self.views, self.buckets);
+        let mut out = FRAME.start_version(version, size);
+        let mut header = vec![
             FEATURES as u32,
             self.hidden as u32,
             SECOND as u32,
             ACTIVATION as u32,
             DENSE_SCALE as u32,
             OUTPUT_SCALE as u32,
-            if self.views == 1 {
-                0
-            } else {
-                self.views as u32
-            },
+            if version == 1 { 0 } else { self.views as u32 },
         ];
+        if version == 3 {
+            header.push(self.buckets as u32);
+        }
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -95,21 +111,37 @@ impl Network {
         let views = match (version, u32_at(bytes, 36)) {
             (1, 0) => 1,
             (2, 2) => 2,
+            (3, v @ 1..=2) => v as usize,
             (_, v) => {
                 return Err(format!(
-                    "views' word {v} in a version {version} network (version 1: 0, one view; version 2: {MAX_VIEWS} views)"
+                    "views' word {v} in a version {version} network (version 1: 0, one view; version 2: {MAX_VIEWS} views; version 3: 1 or {MAX_VIEWS})"
                 ))
             }
         };
-        let size = file_size(hidden.min(1 << 20), views);
+        let buckets = if version == 3 {
+            if bytes.len() < header(BUCKETS) {
+                return Err("a version 3 network cut off in its header (truncated)".into());
+            }
+            match u32_at(bytes, HEADER) as usize {
+                BUCKETS => BUCKETS,
+                b => {
+                    return Err(format!(
+                        "{b} buckets in a version 3 network; this Kroon takes {BUCKETS}"
+                    ))
+                }
+            }
+        } else {
+            1
+        };
+        let size = file_size(hidden.min(1 << 20), views, buckets);
         if bytes.len() != size {
             return Err(format!(
-                "{} bytes where a network with a first layer of {hidden} and {views} view(s) has {size} (truncated or padded)",
+                "{} bytes where a network with a first layer of {hidden}, {views} view(s) and {buckets} bucket(s) has {size} (truncated or padded)",
                 bytes.len()
             ));
         }
         let body = FRAME.unseal(bytes)?;
-        let network = read_body(&body[HEADER..], hidden, views);
+        let network = read_body(&body[header(buckets)..], hidden, views, buckets);
         network.check()?;
         Ok(network)
     }
@@ -127,7 +159,7 @@ impl Network {
 }
 
 /// The layers from the bytes after the header (their size already checked).
-fn read_body(body: &[u8], hidden: usize, views: usize) -> Network {
+fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize) -> Network {
     let mut at = 0;
     let mut shorts = |n: usize| -> Vec<i16> {
         let out = body[at..at + 2 * n]
@@ -137,10 +169,10 @@ fn read_body(body: &[u8], hidden: usize, views: usize) -> Network {
         at += 2 * n;
         out
     };
-    let input = shorts(FEATURES * hidden);
+    let input = shorts(FEATURES * buckets * hidden);
     let input_bias = shorts(hidden);
     let dense = shorts(SECOND * views * hidden);
-    let rest = &body[2 * (FEATURES * hidden + hidden + SECOND * views * hidden)..];
+    let rest = &body[2 * (FEATURES * buckets * hidden + hidden + SECOND * views * hidden)..];
     let int = |i: usize| i32::from_le_bytes(rest[4 * i..4 * i + 4].try_into().expect("4 bytes"));
     let dense_bias = std::array::from_fn(int);
     let outputs = &rest[4 * SECOND..];
@@ -149,6 +181,7 @@ fn read_body(body: &[u8], hidden: usize, views: usize) -> Network {
     Network {
         hidden,
         views,
+        buckets,
         input,
         input_bias,
         dense,
@@ -160,16 +193,18 @@ fn read_body(body: &[u8], hidden: usize, views: usize) -> Network {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{busy_network, busy_network_of_views};
+    use super::super::testing::{busy_bucketed_network, busy_network, busy_network_of_views};
     use super::*;
 
     #[test]
     fn networks_round_trip() {
         for views in 1..=MAX_VIEWS {
-            let net = busy_network_of_views(1, 48, views);
-            let bytes = net.encode();
-            assert_eq!(bytes.len(), file_size(48, views));
-            assert_eq!(Network::decode(&bytes), Ok(net));
+            for buckets in [1, BUCKETS] {
+                let net = busy_bucketed_network(1, 48, views, buckets);
+                let bytes = net.encode();
+                assert_eq!(bytes.len(), file_size(48, views, buckets));
+                assert_eq!(Network::decode(&bytes), Ok(net));
+            }
         }
     }
 
@@ -181,6 +216,13 @@ mod tests {
             let bytes = busy_network_of_views(6, 32, views).encode();
             assert_eq!(u32_at(&bytes, 8), version);
             assert_eq!(u32_at(&bytes, 36), word);
+        }
+        // A bucketed network is version 3, its views counted as they are.
+        for views in 1..=MAX_VIEWS {
+            let bytes = busy_bucketed_network(6, 32, views, BUCKETS).encode();
+            assert_eq!(u32_at(&bytes, 8), 3);
+            assert_eq!(u32_at(&bytes, 36), views as u32);
+            assert_eq!(u32_at(&bytes, 40), BUCKETS as u32);
         }
         // The built-in network reads the board from both sides (m128d, 2 December).
         let built_in = Network::decode(include_bytes!("../kroon.net")).unwrap();
@@ -204,8 +246,14 @@ mod tests {
             .unwrap_err()
             .contains("truncated"));
         let mut version = bytes.clone();
-        version[8] = 3;
-        assert!(Network::decode(&version).unwrap_err().contains("version 3"));
+        version[8] = 4;
+        assert!(Network::decode(&version).unwrap_err().contains("version 4"));
+        let mut buckets = busy_bucketed_network(2, 32, 2, BUCKETS).encode();
+        buckets[40] = 5;
+        assert!(Network::decode(&buckets).unwrap_err().contains("5 buckets"));
+        assert!(Network::decode(&buckets[..42])
+            .unwrap_err()
+            .contains("truncated"));
         let mut views = busy_network_of_views(2, 32, 2).encode();
         views[36] = 3;
         assert!(Network::decode(&views)
