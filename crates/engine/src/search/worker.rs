@@ -714,15 +714,24 @@ mod tests {
 
     #[test]
     fn a_network_searches_the_same_tree_with_its_first_layer_kept_or_refreshed() {
-        let eval = Evaluator::Network(Arc::new(crate::eval::network::testing::busy_network(
-            12, 64,
-        )));
+        use crate::eval::network::{testing, BUCKETS};
+        // Unbucketed, and bucketed: the stack then makes a view's sums from the
+        // bucket's last ones whenever a crowning or a king taken changes it.
+        for net in [
+            testing::busy_network(12, 64),
+            testing::busy_bucketed_network(12, 64, 2, BUCKETS),
+        ] {
+            same_tree_kept_or_refreshed(&Evaluator::Network(Arc::new(net)));
+        }
+    }
+
+    fn same_tree_kept_or_refreshed(eval: &Evaluator) {
         let positions = crate::eval::testing::random_positions(12, 4, 90);
         for pos in positions.iter().step_by(15) {
             let search = |kept: bool| {
                 let tt = TranspositionTable::new(1);
                 let control = Control::new(TimeControl::Infinite, GoMode::Analyze, 40, 0);
-                let mut worker = Worker::new(&tt, &control, &eval, vec![pos.key()], None);
+                let mut worker = Worker::new(&tt, &control, eval, vec![pos.key()], None);
                 assert!(worker.accumulators.is_some());
                 if !kept {
                     worker.accumulators = None;

@@ -23,7 +23,9 @@
 //! the full refresh's: tested below, and asserted at every evaluation in debug
 //! builds.
 
-use super::{inputs, inputs_both, lanes, lanes_mut, Network, Pieces, LANES, MAX_PIECES};
+use super::{
+    bucket, inputs, inputs_both, lanes, lanes_mut, Network, Pieces, BUCKETS, LANES, MAX_PIECES,
+};
 use kroon_rules::board::{Position, Side};
 use std::sync::Arc;
 
@@ -110,6 +112,13 @@ impl Network {
             *lanes_mut(sums) = block;
         }
     }
+}
+
+/// How many pieces left or came between `from` and `to` (a man crowned counts
+/// twice): the rows an update between them adds or takes.
+fn differ(from: Pieces, to: Pieces) -> u32 {
+    let (gone, came) = changes(from, to);
+    gone.iter().chain(&came).map(|k| k.count_ones()).sum()
 }
 
 /// The pieces of each kind (as [`Pieces::kinds`] gives them) that left and that
@@ -223,14 +232,33 @@ pub struct Accumulators {
     /// Ply p's sums seen by side s at `(2 * p + s) * hidden`.
     sums: Vec<i16>,
     plies: Vec<Ply>,
+    /// For a bucketed network: the last sums made in each bucket, by view.
+    last: BucketSums,
+}
+
+/// The last sums a bucketed network's stack made in each bucket, seen by each side
+/// (as chess engines keep theirs for king buckets). A move that changes a view's
+/// bucket (a first king, a last king taken: in the quiescence search's crownings
+/// too) needs every row of the new bucket: a refresh cost about a quarter of the
+/// search's time. The sums the line last had in that bucket are mostly a few
+/// pieces away, so they are updated instead.
+struct BucketSums {
+    /// Bucket b's sums seen by side s at `(2 * b + s) * hidden`, of `pieces[b][s]`.
+    sums: Vec<i16>,
+    pieces: [[Option<Pieces>; 2]; BUCKETS],
 }
 
 impl Accumulators {
     /// A stack of `plies` plies for `net`'s sums.
     #[must_use]
     pub fn new(net: Arc<Network>, plies: usize) -> Accumulators {
+        let buckets = if net.buckets == 1 { 0 } else { BUCKETS };
         Accumulators {
             sums: vec![0; 2 * plies * net.hidden],
+            last: BucketSums {
+                sums: vec![0; 2 * buckets * net.hidden],
+                pieces: [[None; 2]; BUCKETS],
+            },
             net,
             plies: vec![Ply::default(); plies],
         }
@@ -325,10 +353,14 @@ impl Accumulators {
         self.refresh_unknown(base, view);
         let h = self.net.hidden;
         for p in base + 1..=ply {
+            let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
+            if self.net.first_input(from, view) != self.net.first_input(to, view) {
+                self.update_from_last(p, view);
+                continue;
+            }
             let (above, here) = self.sums.split_at_mut(2 * p * h);
             let parent = &above[(2 * (p - 1) + v) * h..][..h];
             let sums = &mut here[v * h..][..h];
-            let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
             self.net.update(from, to, view, parent, sums);
             self.plies[p].known[v] = true;
         }
@@ -347,10 +379,29 @@ impl Accumulators {
         }
         let h = self.net.hidden;
         for p in base + 1..=ply {
+            let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
+            let sides = [Side::White, Side::Black];
+            if sides.map(|view| self.net.first_input(from, view))
+                != sides.map(|view| self.net.first_input(to, view))
+            {
+                // A bucket changed (rare): each view on its own.
+                for view in sides {
+                    let v = view.index();
+                    if self.net.first_input(from, view) != self.net.first_input(to, view) {
+                        self.update_from_last(p, view);
+                    } else {
+                        let (above, here) = self.sums.split_at_mut(2 * p * h);
+                        let parent = &above[(2 * (p - 1) + v) * h..][..h];
+                        self.net
+                            .update(from, to, view, parent, &mut here[v * h..][..h]);
+                        self.plies[p].known[v] = true;
+                    }
+                }
+                continue;
+            }
             let (above, here) = self.sums.split_at_mut(2 * p * h);
             let parent = &above[2 * (p - 1) * h..];
             let sums = &mut here[..2 * h];
-            let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
             self.net.update_both(from, to, parent, sums);
             self.plies[p].known = [true; 2];
         }
@@ -362,12 +413,38 @@ impl Accumulators {
     fn refresh_unknown(&mut self, ply: usize, view: Side) {
         let v = view.index();
         if !self.plies[ply].known[v] {
+            if self.net.buckets > 1 {
+                return self.update_from_last(ply, view);
+            }
             let h = self.net.hidden;
             let at = (2 * ply + v) * h;
             let pieces = self.plies[ply].pieces;
             self.net.refresh(pieces, view, &mut self.sums[at..at + h]);
             self.plies[ply].known[v] = true;
         }
+    }
+
+    /// Makes the sums of `ply` seen by `view` (of a bucketed network) known from
+    /// the last sums made in its bucket (see [`BucketSums`]), or by a refresh
+    /// when there are none or they are further away than a refresh; they are then
+    /// the bucket's last.
+    #[inline(never)]
+    fn update_from_last(&mut self, ply: usize, view: Side) {
+        let (h, v) = (self.net.hidden, view.index());
+        let pieces = self.plies[ply].pieces;
+        let b = bucket(pieces, view);
+        let at = (2 * ply + v) * h;
+        let sums = &mut self.sums[at..at + h];
+        let last = &mut self.last.sums[(2 * b + v) * h..][..h];
+        match self.last.pieces[b][v] {
+            Some(before) if differ(before, pieces) < (pieces.white | pieces.black).count_ones() => {
+                self.net.update(before, pieces, view, last, sums);
+            }
+            _ => self.net.refresh(pieces, view, sums),
+        }
+        last.copy_from_slice(sums);
+        self.last.pieces[b][v] = Some(pieces);
+        self.plies[ply].known[v] = true;
     }
 }
 
