@@ -21,9 +21,10 @@ pub struct TrainArgs {
     /// inputs, the file's format version 2).
     #[arg(long, default_value_t = 1)]
     pub views: usize,
-    /// The network's input weight sets: 1, or 4 (a set for each bucket of
-    /// positions: whether each side has a king; fitted as weights shared by all
-    /// plus each bucket's own, the file's format version 3).
+    /// The network's input weight sets: 1, or 8 (a set for each bucket of
+    /// positions: whether each side has a king, and whether 20 or fewer pieces are
+    /// on the board; fitted as weights shared by all plus each bucket's own, the
+    /// file's format version 3).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
     #[arg(long, default_value_t = 10)]

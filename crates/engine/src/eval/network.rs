@@ -12,11 +12,11 @@
 //!
 //! A network of [`BUCKETS`] buckets has a set of input weights for each kind of
 //! position, its bucket as the view sees it ([`bucket`]): whether the view's side
-//! has a king, and whether the other side has one. A piece's input is then
-//! `FEATURES * bucket + 50 * kind + square - 1`: the same piece weighs
-//! differently once kings are about, and a crowning or a capture that changes
-//! the bucket refreshes the view's sums (a few times a line of play) instead of
-//! updating them.
+//! has a king, whether the other side has one, and whether 20 or fewer pieces are
+//! on the board. A piece's input is then `FEATURES * bucket + 50 * kind + square
+//! - 1`: the same piece weighs differently once kings are about and in the
+//! endgame. A move that changes a view's bucket needs every row of the new one:
+//! the search's stack then starts from the bucket's last sums ([`accumulator`]).
 //!
 //! # Layers
 //! 1. `hidden` sums (the accumulator) of the input weights of the pieces on the
@@ -56,7 +56,9 @@ pub const SECOND: usize = 16;
 /// The widest first layer a network may have.
 pub const MAX_HIDDEN: usize = 512;
 /// The input weight sets of a bucketed network: see [`bucket`].
-pub const BUCKETS: usize = 4;
+pub const BUCKETS: usize = 8;
+/// A bucketed network's endgame buckets hold positions of this many pieces or fewer.
+pub const ENDGAME_PIECES: u32 = 20;
 /// The most views a network may sum: the side to move's, and the other side's.
 pub const MAX_VIEWS: usize = 2;
 /// The first layer's width must be a multiple of this (whole vector registers).
@@ -150,14 +152,10 @@ impl Pieces {
 }
 
 /// The bucket of `pieces` as `view` sees it (as if it were to move), 0 to
-/// [`BUCKETS`] - 1: 1 if its side has a king, plus 2 if the other side has one.
-/// Kings change the game (the losses to Scan 2.0 were long games with kings), so
-/// the pieces get weights of their own once there are any. A bucket changes only
-/// with a crowning or a king taken, moves that change the score by far more than
-/// two buckets disagree on the same position; a bucket by the piece count (20 or
-/// fewer) fitted better still but changed with ordinary exchanges, where the
-/// buckets' disagreement (0.15 of a man on average at 19-22 pieces) is what the
-/// search would play for (`docs/learning.md`).
+/// [`BUCKETS`] - 1: 1 if its side has a king, plus 2 if the other side has one,
+/// plus 4 with [`ENDGAME_PIECES`] or fewer on the board. Kings change the game
+/// (the losses to Scan 2.0 were long games with kings), and so does the endgame:
+/// the pieces get weights of their own in each.
 #[must_use]
 #[inline(always)]
 pub fn bucket(pieces: Pieces, view: Side) -> usize {
@@ -165,7 +163,9 @@ pub fn bucket(pieces: Pieces, view: Side) -> usize {
         Side::White => (pieces.white, pieces.black),
         Side::Black => (pieces.black, pieces.white),
     };
-    usize::from(own & pieces.kings != 0) + 2 * usize::from(theirs & pieces.kings != 0)
+    usize::from(own & pieces.kings != 0)
+        + 2 * usize::from(theirs & pieces.kings != 0)
+        + 4 * usize::from((pieces.white | pieces.black).count_ones() <= ENDGAME_PIECES)
 }
 
 /// Calls `each` with the input of every piece on the board, seen from the side to
@@ -524,7 +524,7 @@ mod tests {
     }
 
     #[test]
-    fn buckets_tell_whose_kings_are_on_the_board() {
+    fn buckets_tell_kings_and_the_endgame_apart() {
         let bucket_of = |fen: &str, view| bucket(Pieces::of(&fen.parse().unwrap()), view);
         let opening = Position::initial().to_fen();
         assert_eq!(bucket_of(&opening, Side::White), 0);
@@ -532,13 +532,15 @@ mod tests {
         let king = "W:WK3,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B11,12,13,14,15,16,17,18,19,20";
         assert_eq!(bucket_of(king, Side::White), 1);
         assert_eq!(bucket_of(king, Side::Black), 2);
-        // Kings on both sides, whoever is to move; the piece count does not count.
-        let both = "B:WK3,31:BK11,12";
-        assert_eq!(bucket_of(both, Side::White), 3);
-        assert_eq!(bucket_of(both, Side::Black), 3);
+        // 21 pieces, then 20: the endgame's buckets, whoever is to move.
+        let late = "W:WK3,31,32,33,34,35,36,37,38,39,40:B11,12,13,14,15,16,17,18,19,20";
+        assert_eq!(bucket_of(late, Side::White), 1);
+        let endgame = "B:WK3,31,32,33,34,35,36,37,38,39:BK11,12,13,14,15,16,17,18,19,20";
+        assert_eq!(bucket_of(endgame, Side::White), 7);
+        assert_eq!(bucket_of(endgame, Side::Black), 7);
         let black = "B:W31,32:BK11,12";
-        assert_eq!(bucket_of(black, Side::White), 2);
-        assert_eq!(bucket_of(black, Side::Black), 1);
+        assert_eq!(bucket_of(black, Side::White), 6);
+        assert_eq!(bucket_of(black, Side::Black), 5);
         // A bucketed network reads each bucket's own weights: the same pieces
         // score differently once a king stands among them.
         let net = testing::busy_bucketed_network(4, 32, 2, BUCKETS);

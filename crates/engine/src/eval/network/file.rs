@@ -9,7 +9,7 @@
 //! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (16; 32 before 29 November 2026, refused since) |
 //! | 24-27, 28-31, 32-35 | the scales: activation (127), second layer (512), output (512) |
 //! | 36-39 | version 2: views (2); version 1: 0 (one view); version 3: views (1 or 2) |
-//! | 40-43 | version 3 only: input weight sets (4, the buckets) |
+//! | 40-43 | version 3 only: input weight sets (8, the buckets) |
 //! | then | the input weights, `i16`, feature by feature (inputs x width; bucket by bucket in version 3) |
 //! | then | the first layer's biases, `i16` |
 //! | then | the second layer's weights, `i16`, unit by unit (16 x views x width) |
