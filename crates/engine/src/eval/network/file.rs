@@ -224,9 +224,10 @@ mod tests {
             assert_eq!(u32_at(&bytes, 36), views as u32);
             assert_eq!(u32_at(&bytes, 40), BUCKETS as u32);
         }
-        // The built-in network reads the board from both sides (m128d, 2 December).
+        // The built-in network reads the board from both sides, with input
+        // weights by bucket (b8a, 2 December).
         let built_in = Network::decode(include_bytes!("../kroon.net")).unwrap();
-        assert_eq!(built_in.views, 2);
+        assert_eq!((built_in.views, built_in.buckets), (2, BUCKETS));
         // The views' word must agree with the version.
         let mut bytes = busy_network_of_views(6, 32, 2).encode();
         bytes.truncate(bytes.len() - 8);
