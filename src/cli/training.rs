@@ -81,49 +81,7 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
         return Err("--views and --buckets are the network's (--model network)".into());
     }
     let model = if network {
-        let h = args.hidden;
-        if h == 0 || h > 512 || !h.is_multiple_of(16) {
-            return Err("--hidden must be a multiple of 16 up to 512".into());
-        }
-        if !(1..=2).contains(&args.views) {
-            return Err("--views must be 1 or 2".into());
-        }
-        let buckets = crate::eval::network::BUCKETS;
-        if args.buckets != 1 && args.buckets != buckets {
-            return Err(format!("--buckets must be 1 or {buckets}"));
-        }
-        let init = match args.init.as_deref() {
-            Some(path) => {
-                let net = crate::eval::network::Network::load(path)?;
-                let name = path.display();
-                if net.hidden > h {
-                    return Err(format!(
-                        "--init {name} has {} units; --hidden {h} cannot hold them",
-                        net.hidden
-                    ));
-                }
-                if net.views > args.views {
-                    return Err(format!(
-                        "--init {name} has {} views; --views {} cannot hold them",
-                        net.views, args.views
-                    ));
-                }
-                if net.buckets > args.buckets {
-                    return Err(format!(
-                        "--init {name} has {} buckets; --buckets {} cannot hold them",
-                        net.buckets, args.buckets
-                    ));
-                }
-                Some(net)
-            }
-            None => None,
-        };
-        Model::Network {
-            hidden: h,
-            views: args.views,
-            buckets: args.buckets,
-            init,
-        }
+        network_model(args)?
     } else {
         let init = args.init.as_deref();
         Model::Patterns {
@@ -315,4 +273,52 @@ fn complete_tables(dir: &std::path::Path) -> Result<crate::egdb::Tables, String>
     }
     eprintln!("kroon: {}", tables.describe());
     Ok(tables)
+}
+
+/// The network `kroon train --model network` fits: its shape from the flags, and
+/// the network it starts from (`--init`), which must fit inside that shape.
+fn network_model(args: &TrainArgs) -> Result<crate::tools::fitting::Model, String> {
+    let h = args.hidden;
+    if h == 0 || h > 512 || !h.is_multiple_of(16) {
+        return Err("--hidden must be a multiple of 16 up to 512".into());
+    }
+    if !(1..=2).contains(&args.views) {
+        return Err("--views must be 1 or 2".into());
+    }
+    let buckets = crate::eval::network::BUCKETS;
+    if args.buckets != 1 && args.buckets != buckets {
+        return Err(format!("--buckets must be 1 or {buckets}"));
+    }
+    let init = match args.init.as_deref() {
+        Some(path) => {
+            let net = crate::eval::network::Network::load(path)?;
+            let name = path.display();
+            if net.hidden > h {
+                return Err(format!(
+                    "--init {name} has {} units; --hidden {h} cannot hold them",
+                    net.hidden
+                ));
+            }
+            if net.views > args.views {
+                return Err(format!(
+                    "--init {name} has {} views; --views {} cannot hold them",
+                    net.views, args.views
+                ));
+            }
+            if net.buckets > args.buckets {
+                return Err(format!(
+                    "--init {name} has {} buckets; --buckets {} cannot hold them",
+                    net.buckets, args.buckets
+                ));
+            }
+            Some(net)
+        }
+        None => None,
+    };
+    Ok(crate::tools::fitting::Model::Network {
+        hidden: h,
+        views: args.views,
+        buckets: args.buckets,
+        init,
+    })
 }
