@@ -240,8 +240,9 @@ pub struct Accumulators {
 /// (as chess engines keep theirs for king buckets). A move that changes a view's
 /// bucket (a first king, a last king taken, in the quiescence search's crownings
 /// too; an exchange into the endgame's buckets) needs every row of the new
-/// bucket: refreshes cost about a quarter of the search's time. The sums the line last had in that bucket are mostly a few
-/// pieces away, so they are updated instead.
+/// bucket: refreshes cost about a quarter of the search's time. The sums the
+/// line last had in that bucket are mostly a few pieces away, so they are updated
+/// instead.
 struct BucketSums {
     /// Bucket b's sums seen by side s at `(2 * b + s) * hidden`, of `pieces[b][s]`.
     sums: Vec<i16>,
