@@ -352,19 +352,26 @@ impl Accumulators {
             base -= 1;
         }
         self.refresh_unknown(base, view);
-        let h = self.net.hidden;
         for p in base + 1..=ply {
-            let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
-            if self.net.first_input(from, view) != self.net.first_input(to, view) {
-                self.update_from_last(p, view);
-                continue;
-            }
-            let (above, here) = self.sums.split_at_mut(2 * p * h);
-            let parent = &above[(2 * (p - 1) + v) * h..][..h];
-            let sums = &mut here[v * h..][..h];
-            self.net.update(from, to, view, parent, sums);
-            self.plies[p].known[v] = true;
+            self.step(p, view);
         }
+    }
+
+    /// Makes the sums of ply `p` seen by `view` known from those of ply `p - 1`
+    /// (known): updated by the move's changes, or where the move changed the
+    /// view's bucket, from the bucket's last sums.
+    #[inline(always)]
+    fn step(&mut self, p: usize, view: Side) {
+        let (from, to) = (self.plies[p - 1].pieces, self.plies[p].pieces);
+        if self.net.first_input(from, view) != self.net.first_input(to, view) {
+            return self.update_from_last(p, view);
+        }
+        let (h, v) = (self.net.hidden, view.index());
+        let (above, here) = self.sums.split_at_mut(2 * p * h);
+        let parent = &above[(2 * (p - 1) + v) * h..][..h];
+        self.net
+            .update(from, to, view, parent, &mut here[v * h..][..h]);
+        self.plies[p].known[v] = true;
     }
 
     /// [`Accumulators::bring_up_to_date`] for both views, as a network of two views
@@ -387,16 +394,7 @@ impl Accumulators {
             {
                 // A bucket changed (rare): each view on its own.
                 for view in sides {
-                    let v = view.index();
-                    if self.net.first_input(from, view) != self.net.first_input(to, view) {
-                        self.update_from_last(p, view);
-                    } else {
-                        let (above, here) = self.sums.split_at_mut(2 * p * h);
-                        let parent = &above[(2 * (p - 1) + v) * h..][..h];
-                        self.net
-                            .update(from, to, view, parent, &mut here[v * h..][..h]);
-                        self.plies[p].known[v] = true;
-                    }
+                    self.step(p, view);
                 }
                 continue;
             }
