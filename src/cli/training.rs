@@ -27,6 +27,12 @@ pub struct TrainArgs {
     /// file's format version 3).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// The network's first-layer activation: `clipped` (to 0..1) or `squared` (clipped,
+    /// then squared: the file's format version 4). Default: that of --init, else
+    /// clipped; a network started from one of the other kind keeps its weights and
+    /// learns on from there.
+    #[arg(long, value_parser = ["clipped", "squared"])]
+    pub activation: Option<String>,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Weight of the game's result in the target; the rest is the search's score.
@@ -77,8 +83,10 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
     if batch == 0 || !(0.0..=1.0).contains(&args.lambda) {
         return Err("--batch must be at least 1 and --lambda between 0 and 1".into());
     }
-    if !network && (args.views != 1 || args.buckets != 1) {
-        return Err("--views and --buckets are the network's (--model network)".into());
+    if !network && (args.views != 1 || args.buckets != 1 || args.activation.is_some()) {
+        return Err(
+            "--views, --buckets and --activation are the network's (--model network)".into(),
+        );
     }
     let model = if network {
         network_model(args)?
@@ -315,10 +323,15 @@ fn network_model(args: &TrainArgs) -> Result<crate::tools::fitting::Model, Strin
         }
         None => None,
     };
+    let squared = match args.activation.as_deref() {
+        Some(activation) => activation == "squared",
+        None => init.as_ref().is_some_and(|net| net.squared),
+    };
     Ok(crate::tools::fitting::Model::Network {
         hidden: h,
         views: args.views,
         buckets: args.buckets,
+        squared,
         init,
     })
 }

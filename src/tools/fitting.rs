@@ -30,6 +30,8 @@ pub enum Model {
         views: usize,
         /// Input weight sets: 1 or [`crate::eval::network::BUCKETS`].
         buckets: usize,
+        /// Squared activations ([`crate::eval::network::Network::squared`]).
+        squared: bool,
         init: Option<crate::eval::network::Network>,
     },
 }

@@ -157,6 +157,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         hidden,
         views,
         buckets,
+        squared,
         ref init,
     } = config.model
     else {
@@ -190,7 +191,8 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
             net
         }
         None => FloatNetwork::random(hidden, views, buckets, config.seed),
-    };
+    }
+    .with_squared(squared);
     let mut adam = Adam::new(net.params.len());
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();

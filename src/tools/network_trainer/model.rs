@@ -14,6 +14,7 @@
 
 use crate::eval::network::{
     Network, ACTIVATION, BIAS_BOUND, DENSE_SCALE, FEATURES, INPUT_BOUND, OUTPUT_SCALE, SECOND,
+    SQUARE_SHIFT,
 };
 
 /// The largest first-layer weight or bias in float, so that it quantises within
@@ -30,7 +31,15 @@ pub struct FloatNetwork {
     pub views: usize,
     /// 1 or [`crate::eval::network::BUCKETS`], as [`Network::buckets`].
     pub buckets: usize,
+    /// The clipped first-layer units are squared, as [`Network::squared`].
+    pub squared: bool,
     pub params: Vec<f32>,
+}
+
+/// What a squared unit of the integer network is worth against the float one's
+/// (see [`SQUARE_SHIFT`]): its second-layer weights are stored larger by as much.
+fn square_scale() -> f32 {
+    (1 << SQUARE_SHIFT) as f32 / ACTIVATION as f32
 }
 
 /// The float network's inputs: the features, and for a bucketed network each
@@ -135,8 +144,17 @@ impl FloatNetwork {
             hidden,
             views,
             buckets,
+            squared: false,
             params,
         }
+    }
+
+    /// The same network with squared activations or clipped ones. Its weights
+    /// are kept: a clipped network squared scores otherwise, and learns on from
+    /// there.
+    #[must_use]
+    pub fn with_squared(self, squared: bool) -> FloatNetwork {
+        FloatNetwork { squared, ..self }
     }
 
     /// The float network an integer network stands for, to go on fitting it: each
@@ -213,9 +231,10 @@ impl FloatNetwork {
         for o in 0..SECOND {
             let row = &net.dense[o * net.views * h..(o + 1) * net.views * h];
             let new = &mut params[at.dense + o * views * wide..at.dense + (o + 1) * views * wide];
+            let unit = if net.squared { square_scale() } else { 1.0 };
             for (view, old) in new.chunks_exact_mut(wide).zip(row.chunks_exact(h)) {
                 for (p, &w) in view.iter_mut().zip(old) {
-                    *p = over(i32::from(w), DENSE_SCALE);
+                    *p = over(i32::from(w), DENSE_SCALE) / unit;
                 }
             }
             params[at.dense_bias + o] = over(net.dense_bias[o], ACTIVATION * DENSE_SCALE);
@@ -226,6 +245,7 @@ impl FloatNetwork {
             hidden: wide,
             views,
             buckets,
+            squared: net.squared,
             params,
         })
     }
@@ -247,6 +267,9 @@ impl FloatNetwork {
         }
         for a in &mut s.first {
             *a = a.clamp(0.0, 1.0);
+            if self.squared {
+                *a *= *a;
+            }
         }
         let width = self.views * h;
         for (o, out) in s.second.iter_mut().enumerate() {
@@ -288,10 +311,13 @@ impl FloatNetwork {
                 *b += dz * w;
             }
         }
-        // Clipped units pass no gradient: their activation sits at 0 or 1.
+        // Clipped units pass no gradient: their activation sits at 0 or 1 (squared
+        // or not). A squared unit's slope is twice the clipped one.
         for (b, &a) in s.back.iter_mut().zip(&s.first) {
             if a <= 0.0 || a >= 1.0 {
                 *b = 0.0;
+            } else if self.squared {
+                *b *= 2.0 * a.sqrt();
             }
         }
         // Each view sums the same input weights and bias: each adds its share.
@@ -339,10 +365,12 @@ impl FloatNetwork {
                 .flat_map(|bucket| bucket.iter().zip(shared).map(|(&b, &s)| b + s))
                 .collect()
         };
+        let unit = if self.squared { square_scale() } else { 1.0 };
         Network {
             hidden: h,
             views: self.views,
             buckets: self.buckets,
+            squared: self.squared,
             input: folded
                 .iter()
                 .map(|&w| short(w, ACTIVATION, INPUT_BOUND))
@@ -353,7 +381,7 @@ impl FloatNetwork {
                 .collect(),
             dense: p[at.dense..at.dense_bias]
                 .iter()
-                .map(|&w| short(w, DENSE_SCALE, max))
+                .map(|&w| short(w * unit, DENSE_SCALE, max))
                 .collect(),
             dense_bias: std::array::from_fn(|o| q(p[at.dense_bias + o], both, BIAS_BOUND)),
             output: std::array::from_fn(|o| short(p[at.output + o], OUTPUT_SCALE, max)),
@@ -366,14 +394,22 @@ impl FloatNetwork {
 mod tests {
     use super::super::Inputs;
     use super::*;
-    use crate::eval::network::testing::{busy_bucketed_network, busy_network_of_views};
+    use crate::eval::network::testing::{
+        busy_bucketed_network, busy_network_of_views, busy_squared_network,
+    };
     use crate::eval::network::BUCKETS;
     use crate::eval::testing::random_positions;
 
     #[test]
     fn the_integer_network_plays_what_the_float_one_learned() {
-        for (v, buckets) in [(1, 1), (2, 1), (1, BUCKETS), (2, BUCKETS)] {
-            let mut net = FloatNetwork::random(64, v, buckets, 17);
+        let cases = [
+            (1, 1, false),
+            (2, 1, false),
+            (1, BUCKETS, false),
+            (2, BUCKETS, false),
+        ];
+        for (v, buckets, squared) in cases.into_iter().chain([(2, BUCKETS, true), (1, 1, true)]) {
+            let mut net = FloatNetwork::random(64, v, buckets, 17).with_squared(squared);
             // Larger output weights than at the start, as after training: scores
             // of a few men.
             let at = Offsets::new(64, v, buckets);
@@ -456,6 +492,22 @@ mod tests {
                 "the test network says something: {spread}"
             );
         }
+        // A network of squared activations comes back the same, and scores as
+        // its integer network does (whose squares round to a 128th of a unit).
+        for buckets in [1, b] {
+            let net = busy_squared_network(9, 32, 2, buckets);
+            let float = FloatNetwork::from_network(&net, 32, 2, buckets, 3).unwrap();
+            assert!(float.squared && float.quantise() == net);
+            let mut s = Scratch::new(32, 2);
+            for p in &positions {
+                let score = 100.0 * float.forward(Inputs::of(p, buckets).views(), &mut s);
+                let int = net.evaluate(p) as f32;
+                assert!(
+                    (score - int).abs() < 4.0,
+                    "squared, {buckets} buckets: float {score}, integer {int}"
+                );
+            }
+        }
         let two = busy_network_of_views(9, 32, 2);
         assert!(FloatNetwork::from_network(&two, 32, 1, 1, 3).is_err());
         assert!(FloatNetwork::from_network(&two, 16, 2, 1, 3).is_err());
@@ -465,8 +517,14 @@ mod tests {
 
     #[test]
     fn the_gradient_is_the_slope_of_the_output() {
-        for (v, buckets) in [(1, 1), (2, 1), (2, BUCKETS)] {
-            let mut net = FloatNetwork::random(32, v, buckets, 5);
+        let cases = [
+            (1, 1, false),
+            (2, 1, false),
+            (2, BUCKETS, false),
+            (2, BUCKETS, true),
+        ];
+        for (v, buckets, squared) in cases {
+            let mut net = FloatNetwork::random(32, v, buckets, 5).with_squared(squared);
             let at = Offsets::new(32, v, buckets);
             let mut state = 8;
             for w in &mut net.params[FEATURES * 32..at.input_bias] {
@@ -498,6 +556,7 @@ mod tests {
                     hidden: 32,
                     views: v,
                     buckets,
+                    squared: net.squared,
                     params: net.params.clone(),
                 };
                 let eps = 1e-3;
@@ -508,7 +567,7 @@ mod tests {
                 let slope = (up - down) / (2.0 * eps);
                 assert!(
                     (slope - grad[i]).abs() < 1e-2 * (1.0 + slope.abs()),
-                    "{v} views, {buckets} buckets, parameter {i}: slope {slope}, gradient {}",
+                    "{v} views, {buckets} buckets, squared {squared}, parameter {i}: slope {slope}, gradient {}",
                     grad[i]
                 );
             }

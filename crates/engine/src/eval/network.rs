@@ -26,6 +26,11 @@
 //!    its own, the board turned), as chess's networks do: twice the units for the
 //!    second layer from one set of input weights, and the search keeps both
 //!    views' sums along its path anyway.
+//!    A network with `squared` activations squares each clipped unit (`0..=1`
+//!    squared in the float model; `c * c / 128`, rounded, in the integer one,
+//!    which the trainer's quantisation makes up for): the second layer then
+//!    reads products of the units with themselves, which bend where plain
+//!    clipped units can only kink, for one multiplication a unit.
 //! 2. [`SECOND`] dot products of those (the side to move's view first, then the
 //!    other's) with `i16` weights (the float weights times [`DENSE_SCALE`]) plus an
 //!    `i32` bias, divided by [`DENSE_SCALE`] and clipped the same way.
@@ -92,6 +97,8 @@ pub struct Network {
     pub views: usize,
     /// The input weight sets: 1, or [`BUCKETS`] (one for each [`bucket`]).
     pub buckets: usize,
+    /// The first layer's clipped units are squared (see the module's documentation).
+    pub squared: bool,
     /// Feature `f`'s weights at `f * hidden ..` (in bucket `b`, feature
     /// `FEATURES * b + f`'s), times [`ACTIVATION`].
     pub input: Vec<i16>,
@@ -112,8 +119,8 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network {{ hidden: {}, views: {}, buckets: {}, .. }}",
-            self.hidden, self.views, self.buckets
+            "Network {{ hidden: {}, views: {}, buckets: {}, squared: {}, .. }}",
+            self.hidden, self.views, self.buckets, self.squared
         )
     }
 }
@@ -356,6 +363,12 @@ impl Network {
                 for j in 0..LANES {
                     c[j] = s[j].clamp(0, ACTIVATION as i16);
                 }
+                if self.squared {
+                    // 127 * 127 + 64 fits an i16: no widening.
+                    for c in c.iter_mut() {
+                        *c = (*c * *c + SQUARE_ROUNDING) >> SQUARE_SHIFT;
+                    }
+                }
             }
         }
         let mut dots = [0i32; SECOND];
@@ -405,6 +418,14 @@ fn add_row(sums: &mut [i16], row: &[i16]) {
     }
 }
 
+/// A squared unit `c * c` (up to `ACTIVATION` squared) is brought back to the
+/// activations' range by this shift, rounded: a shift, where a division by
+/// `ACTIVATION` would cost a multiplication more, so the integer unit is 127/128
+/// of the float one (the trainer's quantisation scales the second layer up by
+/// as much).
+pub const SQUARE_SHIFT: u32 = 7;
+const SQUARE_ROUNDING: i16 = 1 << (SQUARE_SHIFT - 1);
+
 /// Values a loop handles at once: fixed-size blocks the compiler keeps in vector
 /// registers (the dot product alone, as a plain loop over the slices, was widened
 /// four values at a time and ran four times slower: see `docs/learning.md`).
@@ -453,6 +474,15 @@ pub mod testing {
         busy_bucketed_network(seed, hidden, views, 1)
     }
 
+    /// [`busy_bucketed_network`] with squared activations.
+    #[must_use]
+    pub fn busy_squared_network(seed: u64, hidden: usize, views: usize, buckets: usize) -> Network {
+        Network {
+            squared: true,
+            ..busy_bucketed_network(seed, hidden, views, buckets)
+        }
+    }
+
     /// [`busy_network_of_views`] with `buckets` input weight sets (1 or
     /// [`BUCKETS`]), each drawn on its own.
     #[must_use]
@@ -475,6 +505,7 @@ pub mod testing {
             hidden,
             views,
             buckets,
+            squared: false,
             input: (0..FEATURES * buckets * hidden)
                 .map(|_| next(small) as i16)
                 .collect(),
@@ -511,15 +542,21 @@ mod tests {
     #[test]
     fn a_flipped_position_scores_the_same() {
         for (views, buckets) in [(1, 1), (2, 1), (1, BUCKETS), (2, BUCKETS)] {
-            let net = testing::busy_bucketed_network(3, 64, views, buckets);
-            net.check().unwrap();
-            let mut spread = std::collections::BTreeSet::new();
-            for p in random_positions(11, 20, 160) {
-                let score = net.evaluate(&p);
-                assert_eq!(score, net.evaluate(&flip(&p)), "{}", p.to_fen());
-                spread.insert(score);
+            let clipped = testing::busy_bucketed_network(3, 64, views, buckets);
+            let squared = testing::busy_squared_network(3, 64, views, buckets);
+            let mut differ = 0;
+            for net in [&clipped, &squared] {
+                net.check().unwrap();
+                let mut spread = std::collections::BTreeSet::new();
+                for p in random_positions(11, 20, 160) {
+                    let score = net.evaluate(&p);
+                    assert_eq!(score, net.evaluate(&flip(&p)), "{}", p.to_fen());
+                    spread.insert(score);
+                    differ += usize::from(clipped.evaluate(&p) != squared.evaluate(&p));
+                }
+                assert!(spread.len() > 20, "the test network says something");
             }
-            assert!(spread.len() > 20, "the test network says something");
+            assert!(differ > 100, "squaring changes the scores");
         }
     }
 

@@ -451,7 +451,7 @@ impl Accumulators {
 mod tests {
     use super::*;
     use crate::eval::network::testing::{
-        busy_bucketed_network, busy_network, busy_network_of_views,
+        busy_bucketed_network, busy_network, busy_network_of_views, busy_squared_network,
     };
     use crate::eval::network::{bucket, BUCKETS, MAX_HIDDEN};
     use kroon_rules::board::movegen::legal_moves;
@@ -536,6 +536,8 @@ mod tests {
             busy_network_of_views(9, 512, 2),
             busy_bucketed_network(9, 128, 2, BUCKETS),
             busy_bucketed_network(9, 64, 1, BUCKETS),
+            busy_squared_network(9, 128, 2, BUCKETS),
+            busy_squared_network(9, 192, 2, 1),
         ] {
             stack_scores_as_refresh(Arc::new(net));
         }

@@ -5,11 +5,12 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0-7 | magic `KROONNET` |
-//! | 8-11 | format version: 1 for a network of one view, 2 for two (so that a Kroon from before views reads every one-view file), 3 for a bucketed network |
+//! | 8-11 | format version: 1 for a network of one view, 2 for two (so that a Kroon from before views reads every one-view file), 3 for a bucketed network, 4 for one of squared activations |
 //! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (16; 32 before 29 November 2026, refused since) |
 //! | 24-27, 28-31, 32-35 | the scales: activation (127), second layer (512), output (512) |
-//! | 36-39 | version 2: views (2); version 1: 0 (one view); version 3: views (1 or 2) |
-//! | 40-43 | version 3 only: input weight sets (8, the buckets) |
+//! | 36-39 | version 2: views (2); version 1: 0 (one view); versions 3 and 4: views (1 or 2) |
+//! | 40-43 | versions 3 and 4: input weight sets (version 3: 8, the buckets; version 4: 1 or 8) |
+//! | 44-47 | version 4 only: the activation (1: squared) |
 //! | then | the input weights, `i16`, feature by feature (inputs x width; bucket by bucket in version 3) |
 //! | then | the first layer's biases, `i16` |
 //! | then | the second layer's weights, `i16`, unit by unit (16 x views x width) |
@@ -26,27 +27,40 @@ use std::path::Path;
 /// The network file's tag, version and name.
 pub const FRAME: Frame = Frame {
     tag: b"KROONNET",
-    version: 3,
+    version: 4,
     oldest: 1,
     what: "network",
 };
-/// The header of versions 1 and 2; version 3 adds the buckets' word.
+/// The header of versions 1 and 2; version 3 adds the buckets' word, version 4
+/// the activation's.
 const HEADER: usize = 40;
 
-/// The header of a network of `buckets` input weight sets.
-const fn header(buckets: usize) -> usize {
-    if buckets == 1 {
-        HEADER
-    } else {
-        HEADER + 4
+/// The oldest version that can hold a network of `buckets` input weight sets,
+/// `views` views and `squared` activations: networks keep the versions older
+/// Kroons read.
+const fn version_of(views: usize, buckets: usize, squared: bool) -> u32 {
+    match (squared, buckets, views) {
+        (true, ..) => 4,
+        (false, 1, 1) => 1,
+        (false, 1, _) => 2,
+        _ => 3,
+    }
+}
+
+/// The header of a file of `version`.
+const fn header(version: u32) -> usize {
+    match version {
+        1 | 2 => HEADER,
+        3 => HEADER + 4,
+        _ => HEADER + 8,
     }
 }
 
 /// The size of the file of a network with a first layer of `hidden`, `views`
-/// views and `buckets` input weight sets.
+/// views, `buckets` input weight sets and `squared` activations or not.
 #[must_use]
-pub const fn file_size(hidden: usize, views: usize, buckets: usize) -> usize {
-    header(buckets)
+pub const fn file_size(hidden: usize, views: usize, buckets: usize, squared: bool) -> usize {
+    header(version_of(views, buckets, squared))
         + 2 * (FEATURES * buckets * hidden + hidden + SECOND * views * hidden + SECOND)
         + 4 * SECOND
         + 4
@@ -57,13 +71,8 @@ impl Network {
     /// The file's bytes.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
-        // Unbucketed networks keep the versions older Kroons read.
-        let version = match (self.buckets, self.views) {
-            (1, 1) => 1,
-            (1, _) => 2,
-            _ => 3,
-        };
-        let size = file_size(self.hidden, self.views, self.buckets);
+        let version = version_of(self.views, self.buckets, self.squared);
+        let size = file_size(self.hidden, self.views, self.buckets, self.squared);
         let mut out = FRAME.start_version(version, size);
         let mut header = vec![
             FEATURES as u32,
@@ -74,8 +83,11 @@ impl Network {
             OUTPUT_SCALE as u32,
             if version == 1 { 0 } else { self.views as u32 },
         ];
-        if version == 3 {
+        if version >= 3 {
             header.push(self.buckets as u32);
+        }
+        if version >= 4 {
+            header.push(1);
         }
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
@@ -111,37 +123,51 @@ impl Network {
         let views = match (version, u32_at(bytes, 36)) {
             (1, 0) => 1,
             (2, 2) => 2,
-            (3, v @ 1..=2) => v as usize,
+            (3 | 4, v @ 1..=2) => v as usize,
             (_, v) => {
                 return Err(format!(
-                    "views' word {v} in a version {version} network (version 1: 0, one view; version 2: {MAX_VIEWS} views; version 3: 1 or {MAX_VIEWS})"
+                    "views' word {v} in a version {version} network (version 1: 0, one view; version 2: {MAX_VIEWS} views; versions 3 and 4: 1 or {MAX_VIEWS})"
                 ))
             }
         };
-        let buckets = if version == 3 {
-            if bytes.len() < header(BUCKETS) {
-                return Err("a version 3 network cut off in its header (truncated)".into());
+        if bytes.len() < header(version) {
+            return Err(format!(
+                "a version {version} network cut off in its header (truncated)"
+            ));
+        }
+        let buckets = match (version, version >= 3, u32_at(bytes, HEADER) as usize) {
+            (_, false, _) => 1,
+            (3, _, BUCKETS) | (4, _, BUCKETS) => BUCKETS,
+            (4, _, 1) => 1,
+            (_, _, b) => {
+                return Err(format!(
+                    "{b} buckets in a version {version} network; this Kroon takes {}",
+                    if version == 3 {
+                        format!("{BUCKETS}")
+                    } else {
+                        format!("1 or {BUCKETS}")
+                    }
+                ))
             }
-            match u32_at(bytes, HEADER) as usize {
-                BUCKETS => BUCKETS,
-                b => {
-                    return Err(format!(
-                        "{b} buckets in a version 3 network; this Kroon takes {BUCKETS}"
-                    ))
-                }
-            }
-        } else {
-            1
         };
-        let size = file_size(hidden.min(1 << 20), views, buckets);
+        let squared = version == 4;
+        if squared && u32_at(bytes, HEADER + 4) != 1 {
+            return Err(format!(
+                "activation {} in a version 4 network; this Kroon takes 1 (squared)",
+                u32_at(bytes, HEADER + 4)
+            ));
+        }
+        let size = file_size(hidden.min(1 << 20), views, buckets, squared);
         if bytes.len() != size {
             return Err(format!(
-                "{} bytes where a network with a first layer of {hidden}, {views} view(s) and {buckets} bucket(s) has {size} (truncated or padded)",
-                bytes.len()
+                "{} bytes where a network with a first layer of {hidden}, {views} view(s), {buckets} bucket(s){} has {size} (truncated or padded)",
+                bytes.len(),
+                if squared { " and squared activations" } else { "" }
             ));
         }
         let body = FRAME.unseal(bytes)?;
-        let network = read_body(&body[header(buckets)..], hidden, views, buckets);
+        let mut network = read_body(&body[header(version)..], hidden, views, buckets);
+        network.squared = squared;
         network.check()?;
         Ok(network)
     }
@@ -182,6 +208,7 @@ fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize) -> Networ
         hidden,
         views,
         buckets,
+        squared: false,
         input,
         input_bias,
         dense,
@@ -193,17 +220,23 @@ fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize) -> Networ
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{busy_bucketed_network, busy_network, busy_network_of_views};
+    use super::super::testing::{
+        busy_bucketed_network, busy_network, busy_network_of_views, busy_squared_network,
+    };
     use super::*;
 
     #[test]
     fn networks_round_trip() {
         for views in 1..=MAX_VIEWS {
             for buckets in [1, BUCKETS] {
-                let net = busy_bucketed_network(1, 48, views, buckets);
-                let bytes = net.encode();
-                assert_eq!(bytes.len(), file_size(48, views, buckets));
-                assert_eq!(Network::decode(&bytes), Ok(net));
+                for net in [
+                    busy_bucketed_network(1, 48, views, buckets),
+                    busy_squared_network(1, 48, views, buckets),
+                ] {
+                    let bytes = net.encode();
+                    assert_eq!(bytes.len(), file_size(48, views, buckets, net.squared));
+                    assert_eq!(Network::decode(&bytes), Ok(net));
+                }
             }
         }
     }
@@ -223,6 +256,15 @@ mod tests {
             assert_eq!(u32_at(&bytes, 8), 3);
             assert_eq!(u32_at(&bytes, 36), views as u32);
             assert_eq!(u32_at(&bytes, 40), BUCKETS as u32);
+        }
+        // Squared activations are version 4, whatever the buckets.
+        for buckets in [1, BUCKETS] {
+            let bytes = busy_squared_network(6, 32, 2, buckets).encode();
+            assert_eq!(u32_at(&bytes, 8), 4);
+            assert_eq!(
+                [u32_at(&bytes, 40), u32_at(&bytes, 44)],
+                [buckets as u32, 1]
+            );
         }
         // The built-in network reads the board from both sides, with input
         // weights by bucket (b8a, 2 December).
@@ -247,8 +289,16 @@ mod tests {
             .unwrap_err()
             .contains("truncated"));
         let mut version = bytes.clone();
-        version[8] = 4;
-        assert!(Network::decode(&version).unwrap_err().contains("version 4"));
+        version[8] = 5;
+        assert!(Network::decode(&version).unwrap_err().contains("version 5"));
+        let mut activation = busy_squared_network(2, 32, 2, 1).encode();
+        activation[44] = 2;
+        assert!(Network::decode(&activation)
+            .unwrap_err()
+            .contains("activation 2"));
+        assert!(Network::decode(&activation[..46])
+            .unwrap_err()
+            .contains("truncated"));
         let mut buckets = busy_bucketed_network(2, 32, 2, BUCKETS).encode();
         buckets[40] = 5;
         assert!(Network::decode(&buckets).unwrap_err().contains("5 buckets"));
