@@ -175,23 +175,16 @@ impl FloatNetwork {
         buckets: usize,
         seed: u64,
     ) -> Result<FloatNetwork, String> {
-        if buckets < net.buckets {
-            return Err(format!(
-                "a network of {} buckets cannot start one of {buckets}",
-                net.buckets
-            ));
-        }
-        if views < net.views {
-            return Err(format!(
-                "a network of {} views cannot start one of {views}",
-                net.views
-            ));
-        }
-        if hidden < net.hidden {
-            return Err(format!(
-                "a network of {} units cannot start one of {hidden}",
-                net.hidden
-            ));
+        for (what, old, new) in [
+            ("buckets", net.buckets, buckets),
+            ("views", net.views, views),
+            ("units", net.hidden, hidden),
+        ] {
+            if new < old {
+                return Err(format!(
+                    "a network of {old} {what} cannot start one of {new}"
+                ));
+            }
         }
         let (h, wide) = (net.hidden, hidden);
         let fresh = FloatNetwork::random(wide, views, buckets, seed);
