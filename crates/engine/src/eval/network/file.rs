@@ -135,20 +135,20 @@ impl Network {
                 "a version {version} network cut off in its header (truncated)"
             ));
         }
-        let buckets = match (version, version >= 3, u32_at(bytes, HEADER) as usize) {
-            (_, false, _) => 1,
-            (3, _, BUCKETS) | (4, _, BUCKETS) => BUCKETS,
-            (4, _, 1) => 1,
-            (_, _, b) => {
-                return Err(format!(
-                    "{b} buckets in a version {version} network; this Kroon takes {}",
-                    if version == 3 {
-                        format!("{BUCKETS}")
-                    } else {
-                        format!("1 or {BUCKETS}")
-                    }
-                ))
-            }
+        // The buckets' word is read only where the version has one: a short
+        // version 1 or 2 file ends before it.
+        let buckets = match version {
+            1 | 2 => 1,
+            _ => match (version, u32_at(bytes, HEADER) as usize) {
+                (_, BUCKETS) => BUCKETS,
+                (4, 1) => 1,
+                (_, b) => {
+                    let takes = if version == 3 { "" } else { "1 or " };
+                    return Err(format!(
+                        "{b} buckets in a version {version} network; this Kroon takes {takes}{BUCKETS}"
+                    ));
+                }
+            },
         };
         let squared = version == 4;
         if squared && u32_at(bytes, HEADER + 4) != 1 {
@@ -305,6 +305,9 @@ mod tests {
         assert!(Network::decode(&buckets[..42])
             .unwrap_err()
             .contains("truncated"));
+        // A version 2 file cut off just after its header is refused, not read past.
+        let short = &busy_network_of_views(2, 32, 2).encode()[..42];
+        assert!(Network::decode(short).unwrap_err().contains("truncated"));
         let mut views = busy_network_of_views(2, 32, 2).encode();
         views[36] = 3;
         assert!(Network::decode(&views)
