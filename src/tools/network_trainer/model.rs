@@ -36,10 +36,15 @@ pub struct FloatNetwork {
     pub params: Vec<f32>,
 }
 
-/// What a squared unit of the integer network is worth against the float one's
-/// (see [`SQUARE_SHIFT`]): its second-layer weights are stored larger by as much.
-fn square_scale() -> f32 {
-    (1 << SQUARE_SHIFT) as f32 / ACTIVATION as f32
+/// What the second layer's integer weights are stored larger by, beyond
+/// [`DENSE_SCALE`]: a squared unit of the integer network is worth 127/128 of the
+/// float one's (see [`SQUARE_SHIFT`]), a clipped unit the same.
+fn dense_unit(squared: bool) -> f32 {
+    if squared {
+        (1 << SQUARE_SHIFT) as f32 / ACTIVATION as f32
+    } else {
+        1.0
+    }
 }
 
 /// The float network's inputs: the features, and for a bucketed network each
@@ -221,10 +226,10 @@ impl FloatNetwork {
             *p = over(i32::from(w), ACTIVATION);
         }
         params[at.dense..at.dense_bias].fill(0.0);
+        let unit = dense_unit(net.squared);
         for o in 0..SECOND {
             let row = &net.dense[o * net.views * h..(o + 1) * net.views * h];
             let new = &mut params[at.dense + o * views * wide..at.dense + (o + 1) * views * wide];
-            let unit = if net.squared { square_scale() } else { 1.0 };
             for (view, old) in new.chunks_exact_mut(wide).zip(row.chunks_exact(h)) {
                 for (p, &w) in view.iter_mut().zip(old) {
                     *p = over(i32::from(w), DENSE_SCALE) / unit;
@@ -305,7 +310,7 @@ impl FloatNetwork {
             }
         }
         // Clipped units pass no gradient: their activation sits at 0 or 1 (squared
-        // or not). A squared unit's slope is twice the clipped one.
+        // or not). A squared unit's slope is 2a, a its clipped value.
         for (b, &a) in s.back.iter_mut().zip(&s.first) {
             if a <= 0.0 || a >= 1.0 {
                 *b = 0.0;
@@ -358,7 +363,7 @@ impl FloatNetwork {
                 .flat_map(|bucket| bucket.iter().zip(shared).map(|(&b, &s)| b + s))
                 .collect()
         };
-        let unit = if self.squared { square_scale() } else { 1.0 };
+        let unit = dense_unit(self.squared);
         Network {
             hidden: h,
             views: self.views,
