@@ -405,8 +405,10 @@ mod tests {
             (2, 1, false),
             (1, BUCKETS, false),
             (2, BUCKETS, false),
+            (2, BUCKETS, true),
+            (1, 1, true),
         ];
-        for (v, buckets, squared) in cases.into_iter().chain([(2, BUCKETS, true), (1, 1, true)]) {
+        for (v, buckets, squared) in cases {
             let mut net = FloatNetwork::random(64, v, buckets, 17).with_squared(squared);
             // Larger output weights than at the start, as after training: scores
             // of a few men.
