@@ -10,13 +10,35 @@ printed before 27 November 2026 and the tuning log's earlier rows quote) is prin
 too.
 
 Used when a test was stopped before it decided (a session ended) and continued with
-another seed: the runs' games together decide it.
+another seed: the runs' games together decide it. Games that repeat an earlier one move
+for move (engines that search alike each time replay an opening they met before) are
+counted and named, since they are no new evidence.
 
     python3 docs/sprt-sum.py NAME ELO0 ELO1 run1.pdn run2.pdn ...
 """
+
 import math
 import re
 import sys
+
+
+def repeated_games(paths):
+    """How many games of these files repeat an earlier game move for move, colours too."""
+    seen, repeats = set(), 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for game in f.read().split("[Event")[1:]:
+                players = tuple(re.findall(r'\[(?:White|Black|FEN) "([^"]*)"', game))
+                moves = " ".join(re.sub(r"\[[^\]]*\]|\{[^}]*\}", " ", game).split())
+                repeats += (players, moves) in seen
+                seen.add((players, moves))
+    return repeats
+
+
+def tag(game, name):
+    """The value of a game's PDN tag, or None."""
+    found = re.search(r"\[" + name + r' "([^"]*)"', game)
+    return found[1] if found else None
 
 
 def games_of(name, path):
@@ -24,8 +46,7 @@ def games_of(name, path):
     out = []
     with open(path, encoding="utf-8") as f:
         for game in f.read().split("[Event")[1:]:
-            tag = lambda t: (re.search(r'\[%s "([^"]*)"' % t, game) or [None, None])[1]
-            white, black, result = tag("White"), tag("Black"), tag("Result")
+            white, black, result = (tag(game, t) for t in ("White", "Black", "Result"))
             if name not in (white, black) or result not in ("2-0", "1-1", "0-2"):
                 continue
             if result == "1-1":
@@ -33,14 +54,16 @@ def games_of(name, path):
             else:
                 winner = white if result == "2-0" else black
                 points = 1.0 if winner == name else 0.0
-            out.append((int(tag("Round")), tag("FEN"), points))
+            out.append((int(tag(game, "Round")), tag(game, "FEN"), points))
     return out
 
 
 def gsprt(n, s, var, outcomes, elo0, elo1):
     """The normal approximation's LLR from n samples of mean s and variance var."""
     # Half a sample of each outcome borrowed, as kroon match does (src/matches/elo.rs).
-    var = (n * var + 0.5 * sum((x - s) ** 2 for x in outcomes)) / (n + 0.5 * len(outcomes))
+    var = (n * var + 0.5 * sum((x - s) ** 2 for x in outcomes)) / (
+        n + 0.5 * len(outcomes)
+    )
     expected = lambda elo: 1 / (1 + 10 ** (-elo / 400))
     s0, s1 = expected(elo0), expected(elo1)
     return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
@@ -81,6 +104,11 @@ def main():
         f"[{elo(s - half):+.1f}, {elo(s + half):+.1f}], LLR {by_pairs} on {m} opening pairs "
         f"(games one by one: {by_games:.2f}; bounds ±{bound:.2f})"
     )
+    repeats = repeated_games(sys.argv[4:])
+    if repeats:
+        print(
+            f"{repeats} of the {n} games repeat an earlier game move for move: no new evidence"
+        )
 
 
 main()

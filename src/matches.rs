@@ -20,7 +20,8 @@ use crate::pdn;
 use elo::SprtVerdict;
 use player::Player;
 pub use schedule::{
-    check_fixed_ports, dxp_time, node_clock, own_clocks, schedule, Job, MatchConfig,
+    check_fixed_ports, dxp_time, node_clock, own_clocks, repeats_warning, schedule, Job,
+    MatchConfig,
 };
 use standings::{clock_text, pairs_line, sprt_line};
 pub use standings::{record_pdn, GameRecord, MatchSummary, SprtState, Standings, TimeUse};
@@ -33,6 +34,9 @@ pub use table::play_game;
 
 /// `kroon match`: runs the match and prints the table.
 pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(), String> {
+    if let Some(warning) = repeats_warning(config) {
+        eprintln!("{warning}");
+    }
     let summary = run_match(config, pdn_file)?;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let clocks = if config.has_time_odds() {
@@ -332,6 +336,14 @@ mod tests {
         assert_eq!((jobs[0].white, jobs[1].black), (0, 0));
         assert_eq!(summary.pairs.counts, [0, 0, 1, 0, 1]);
         assert_eq!(summary.unpaired.len(), 1, "opening 2 waits for its twin");
+        // Six games from three openings play each once a colour: nothing repeats.
+        assert_eq!(repeats_warning(&config), None);
+        let longer = MatchConfig {
+            games_per_pair: 8,
+            ..config
+        };
+        let warning = repeats_warning(&longer).expect("game 7 repeats opening 1's first");
+        assert!(warning.contains("repeat from game 7"), "{warning}");
     }
 
     #[test]

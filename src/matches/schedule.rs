@@ -160,6 +160,29 @@ pub struct Job {
     pub opening: usize,
 }
 
+/// A warning when the match plays an opening more than twice against the same
+/// engine: engines that search alike each time (a clock in nodes, a node or depth
+/// limit, one thread) then play the very games they played before, and the score
+/// and the SPRT count each again as if it were new evidence. Session 73 found it
+/// so: 2000-game SPRTs on the 81 openings of `openings/2-move.fen` had played 162
+/// distinct games, then repeated them.
+#[must_use]
+pub fn repeats_warning(config: &MatchConfig) -> Option<String> {
+    let distinct = 2 * config.openings.len();
+    (config.games_per_pair as usize > distinct).then(|| {
+        format!(
+            "kroon match: {} games a pair of engines from {} openings: the openings repeat \
+             from game {}, and engines that search alike each time (a clock in nodes, a \
+             node or depth limit, one thread) replay the same games, which the score and \
+             the SPRT count again; take a larger openings file (openings/4-move.fen has \
+             1,330)",
+            config.games_per_pair,
+            config.openings.len(),
+            distinct + 1
+        )
+    })
+}
+
 /// SplitMix64: enough randomness to shuffle openings, reproducible from a seed.
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
