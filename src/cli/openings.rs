@@ -12,6 +12,11 @@ pub struct OpeningsArgs {
     /// With --depth: the largest score kept, in hundredths of a man either way.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i32).range(0..))]
     pub margin: i32,
+    /// With --depth: the smallest score kept, either way. Above zero it makes an
+    /// unbalanced set, whose games are decided more often (each opening is played
+    /// with both colours, so the edge cancels).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..))]
+    pub min_margin: i32,
     /// Write here instead of stdout.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -21,7 +26,13 @@ impl OpeningsArgs {
     pub fn config(&self) -> crate::tools::openings_generator::Config {
         crate::tools::openings_generator::Config {
             plies: self.plies,
-            balance: self.depth.map(|d| (d, self.margin)),
+            balance: self
+                .depth
+                .map(|depth| crate::tools::openings_generator::ScoreBand {
+                    depth,
+                    least: self.min_margin,
+                    most: self.margin,
+                }),
             out: self.out.clone(),
         }
     }

@@ -77,13 +77,40 @@ pub struct Scored {
     pub score: i32,
 }
 
-/// Searches each opening to `depth` on one thread with a fresh table and keeps
-/// those scoring within `margin` hundredths of equality. `progress` hears of every
-/// opening searched (for a progress line).
+/// Which openings a balance check keeps: those Kroon's search at `depth` scores
+/// between `least` and `most` hundredths of a man either way. `least` above zero
+/// makes an unbalanced set: fewer draws, so a match between near equals decides
+/// more games (each opening is played with both colours, so the edge cancels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreBand {
+    pub depth: u32,
+    pub least: i32,
+    pub most: i32,
+}
+
+impl ScoreBand {
+    fn keeps(&self, score: i32) -> bool {
+        (self.least..=self.most).contains(&score.abs())
+    }
+
+    fn describe(&self) -> String {
+        if self.least == 0 {
+            format!("within {} hundredths of a man", self.most)
+        } else {
+            format!(
+                "between {} and {} hundredths of a man either way",
+                self.least, self.most
+            )
+        }
+    }
+}
+
+/// Searches each opening to the band's depth on one thread with a fresh table and
+/// keeps those scoring within the band. `progress` hears of every opening searched
+/// (for a progress line).
 pub fn balanced(
     openings: Vec<Opening>,
-    depth: u32,
-    margin: i32,
+    band: ScoreBand,
     mut progress: impl FnMut(usize, &Scored),
 ) -> Vec<Scored> {
     let mut engine = Engine::new(EngineOptions {
@@ -98,14 +125,14 @@ pub fn balanced(
         // forced, and play would answer it with no score (kept as balanced, unseen).
         let result = engine.analyse_blocking(
             &Game::from_position(opening.position),
-            TimeControl::Depth(depth),
+            TimeControl::Depth(band.depth),
         );
         let scored = Scored {
             opening,
             score: result.score.0,
         };
         progress(i, &scored);
-        if scored.score.abs() <= margin {
+        if band.keeps(scored.score) {
             kept.push(scored);
         }
     }
@@ -117,9 +144,8 @@ pub fn balanced(
 pub struct Config {
     /// Plies from the initial position.
     pub plies: u32,
-    /// Keep only openings Kroon's search at this depth scores within this many
-    /// hundredths of a man of equality.
-    pub balance: Option<(u32, i32)>,
+    /// Keep only openings Kroon's search scores within this band.
+    pub balance: Option<ScoreBand>,
     /// Where to write (stdout if None).
     pub out: Option<std::path::PathBuf>,
 }
@@ -128,6 +154,14 @@ pub struct Config {
 pub fn run(config: &Config) -> Result<(), String> {
     if config.plies > 8 {
         return Err("--plies above 8 would enumerate millions of positions".into());
+    }
+    if let Some(band) = config.balance {
+        if band.least > band.most {
+            return Err(format!(
+                "--min-margin {} is above --margin {}: no opening could be kept",
+                band.least, band.most
+            ));
+        }
     }
     // Opened before the searches, which can take an hour: a path that cannot be
     // written is said at once. Not truncated yet, so an interrupted run leaves
@@ -156,8 +190,8 @@ pub fn run(config: &Config) -> Result<(), String> {
             text.push_str(&format!(" ({total} positions)\n"));
             all.iter().map(Opening::to_line).collect()
         }
-        Some((depth, margin)) => {
-            let kept = balanced(all, depth, margin, |i, s| {
+        Some(band) => {
+            let kept = balanced(all, band, |i, s| {
                 eprint!(
                     "\rsearched {}/{total}: {} {:+}   ",
                     i + 1,
@@ -167,7 +201,9 @@ pub fn run(config: &Config) -> Result<(), String> {
             });
             eprintln!();
             text.push_str(&format!(
-                ", kept where Kroon at depth {depth} scores within {margin} hundredths of a man ({} of {total})\n",
+                ", kept where Kroon at depth {} scores {} ({} of {total})\n",
+                band.depth,
+                band.describe(),
                 kept.len()
             ));
             text.push_str(
@@ -228,9 +264,52 @@ mod tests {
         };
         assert_eq!(legal_moves(&forced.position).len(), 1);
         let mut seen = Vec::new();
-        let kept = balanced(vec![forced], 6, 20, |_, s| seen.push(s.score));
+        let band = ScoreBand {
+            depth: 6,
+            least: 0,
+            most: 20,
+        };
+        let kept = balanced(vec![forced], band, |_, s| seen.push(s.score));
         assert!(kept.is_empty());
         assert!(seen[0] > 50, "{seen:?}");
+    }
+
+    #[test]
+    fn a_band_above_zero_keeps_only_the_unbalanced() {
+        let forced = Opening {
+            position: "B:W28,45:B1,23".parse().unwrap(),
+            moves: vec!["forced".into()],
+        };
+        let start = Opening {
+            position: Position::initial(),
+            moves: Vec::new(),
+        };
+        let band = ScoreBand {
+            depth: 6,
+            least: 30,
+            most: 10_000,
+        };
+        let kept = balanced(vec![start, forced.clone()], band, |_, _| {});
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].opening, forced);
+    }
+
+    #[test]
+    fn an_empty_band_is_refused_before_any_search() {
+        let config = Config {
+            plies: 2,
+            balance: Some(ScoreBand {
+                depth: 10,
+                least: 40,
+                most: 20,
+            }),
+            out: None,
+        };
+        let err = run(&config).unwrap_err();
+        assert!(
+            err.contains("--min-margin 40 is above --margin 20"),
+            "{err}"
+        );
     }
 
     #[test]
