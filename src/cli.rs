@@ -82,7 +82,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Openings(args) => crate::tools::openings_generator::run(&args.config()),
-        Command::Match(args) => crate::matches::run(&args.config()?, args.pdn.as_deref()),
+        Command::Match(args) => crate::matches::run(&args.config()?, args.pdn_output()),
         Command::Selfplay(args) => training::run_selfplay(&args),
         Command::Rescore(args) => training::run_rescore(&args),
         Command::Train(args) => training::run_train(&args),

@@ -12,6 +12,7 @@
 
 pub mod elo;
 pub mod player;
+mod resume;
 mod schedule;
 mod standings;
 mod table;
@@ -32,8 +33,16 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 pub use table::play_game;
 
+/// Where a match writes its games: the PDN file, and whether the games an earlier
+/// run of the same match wrote to it count and are not played again (`--resume`).
+#[derive(Clone, Copy, Debug)]
+pub struct PdnOutput<'a> {
+    pub path: &'a std::path::Path,
+    pub resume: bool,
+}
+
 /// `kroon match`: runs the match and prints the table.
-pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(), String> {
+pub fn run(config: &MatchConfig, pdn_file: Option<PdnOutput>) -> Result<(), String> {
     if let Some(warning) = repeats_warning(config) {
         eprintln!("{warning}");
     }
@@ -57,6 +66,14 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
         // So a random order can be played again with --seed.
         println!("openings in random order, --seed {seed}");
     }
+    if summary.resumed > 0 {
+        println!(
+            "{} of the games from an earlier run (--resume), {} played now; \
+             the time lines count these only",
+            summary.resumed,
+            summary.games - summary.resumed
+        );
+    }
     print!("{}", summary.standings.table(&names));
     if let Some(line) = pairs_line(&names[0], &summary.pairs) {
         println!("{line}");
@@ -78,24 +95,37 @@ pub fn run(config: &MatchConfig, pdn_file: Option<&std::path::Path>) -> Result<(
 /// Runs the match, printing progress on stderr and writing PDN as games finish.
 pub fn run_match(
     config: &MatchConfig,
-    pdn_file: Option<&std::path::Path>,
+    pdn_file: Option<PdnOutput>,
 ) -> Result<MatchSummary, String> {
-    let jobs = schedule(config);
+    let mut jobs = schedule(config);
     let total = jobs.len();
+    let earlier = match pdn_file {
+        Some(out) if out.resume && out.path.exists() => resume::read(out.path, config, &jobs)?,
+        _ => resume::Earlier::default(),
+    };
     // Before the PDN file, so that a match refused here leaves no empty file.
     make_worker_dirs(config, total)?;
     let mut pdn_out = match pdn_file {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        ),
+        Some(out) => Some(open_pdn(out, &earlier)?),
         None => None,
     };
+    let mut summary = MatchSummary::new(config.engines.len());
+    let mut decided = false;
+    for game in &earlier.games {
+        summary.count_earlier(game);
+        // As the earlier run tested after each game: a test it had decided stays so.
+        if let Some(sprt) = &config.sprt {
+            decided = summary.test(sprt) != SprtVerdict::Continue;
+        }
+    }
+    jobs.retain(|job| !earlier.games.iter().any(|g| g.job.number == job.number));
+    if decided {
+        jobs.clear();
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, records) = mpsc::channel::<GameRecord>();
     let workers = start_workers(config, jobs, &stop, tx);
-    let mut summary = MatchSummary::new(config.engines.len());
-    let progress = Progress::new(config, total);
+    let progress = Progress::new(config, total, summary.games);
     let date = pdn::today();
     progress.show(&summary);
     loop {
@@ -129,6 +159,35 @@ pub fn run_match(
         let _ = w.join();
     }
     Ok(summary)
+}
+
+/// Opens the PDN file: a new one, or under `--resume` the earlier run's, its
+/// half-written last game (if the run was stopped while writing it) cut off.
+fn open_pdn(out: PdnOutput, earlier: &resume::Earlier) -> Result<std::fs::File, String> {
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", out.path.display());
+    if !out.resume {
+        return std::fs::File::create(out.path).map_err(cannot);
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out.path)
+        .map_err(cannot)?;
+    if earlier.cut {
+        eprintln!(
+            "{}: its last game was not written to the end; it is cut off and played again",
+            out.path.display()
+        );
+        file.set_len(earlier.keep).map_err(cannot)?;
+    }
+    if !earlier.games.is_empty() {
+        eprintln!(
+            "{}: {} games of an earlier run count and are not played again",
+            out.path.display(),
+            earlier.games.len()
+        );
+    }
+    Ok(file)
 }
 
 /// How many workers play `jobs` games side by side.
@@ -205,15 +264,18 @@ fn play_jobs(
 struct Progress {
     names: Vec<String>,
     total: usize,
+    /// The games an earlier run played (`--resume`): no part of the time elapsed.
+    resumed: usize,
     started: Instant,
     terminal: bool,
 }
 
 impl Progress {
-    fn new(config: &MatchConfig, total: usize) -> Progress {
+    fn new(config: &MatchConfig, total: usize, resumed: usize) -> Progress {
         Progress {
             names: config.engines.iter().map(|e| e.name.clone()).collect(),
             total,
+            resumed,
             started: Instant::now(),
             terminal: std::io::stderr().is_terminal(),
         }
@@ -221,9 +283,10 @@ impl Progress {
 
     fn show(&self, summary: &MatchSummary) {
         let (done, total) = (summary.games, self.total);
+        let played = done.saturating_sub(self.resumed);
         let elapsed = self.started.elapsed();
-        let remaining = if done > 0 && done < total {
-            clock_text(elapsed.mul_f64((total - done) as f64 / done as f64))
+        let remaining = if played > 0 && done < total {
+            clock_text(elapsed.mul_f64((total - done) as f64 / played as f64))
         } else {
             "-".into()
         };

@@ -908,3 +908,131 @@ fn a_clock_in_nodes_needs_a_clock_and_hub_engines() {
     ]);
     assert!(err.contains("node-rate=0 is not a whole number"), "{err}");
 }
+
+/// Runs `kroon match` with `args` writing to `pdn` (kept between runs); returns stdout.
+fn match_into(args: &[String], pdn: &std::path::Path) -> String {
+    let out = kroon()
+        .arg("match")
+        .args(args)
+        .arg("--pdn")
+        .arg(pdn)
+        .output();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "kroon match failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// A match of A against B from openings/4-move.fen in the order of `seed`.
+fn seeded_match(a: &str, b: &str, seed: &str, games: &str, limit: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["--engine", a, "--engine", b]
+        .iter()
+        .chain(limit)
+        .map(|s| (*s).to_string())
+        .collect();
+    args.extend(
+        [
+            "--openings",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/openings/4-move.fen"),
+            "--random",
+            "--seed",
+            seed,
+            "--games",
+            games,
+        ]
+        .map(str::to_string),
+    );
+    args
+}
+
+/// The line of `stdout` that starts with `start`.
+fn line_of(stdout: &str, start: &str) -> Option<String> {
+    stdout
+        .lines()
+        .find(|l| l.starts_with(start))
+        .map(str::to_string)
+}
+
+#[test]
+fn a_stopped_match_resumes_where_it_stopped_and_plays_the_same_games() {
+    // A match stopped after its first two games (here: a shorter --games, as a
+    // reboot would leave it) and taken up with --resume plays the two that are left
+    // and no other, and its file and table are those of the match played at once:
+    // at a node clock the games repeat exactly, and each game starts afresh.
+    let a = kroon_engine("A") + " option.book=off";
+    let b = kroon_engine("B") + " option.book=off option.pruning=rfp-margin:80";
+    let clock = ["--tc", "1", "--node-rate", "2000000"];
+    let args = |games: &str, resume: bool| {
+        let mut args = seeded_match(&a, &b, "11", games, &clock);
+        args.extend(["--sprt", "elo0=0 elo1=10 alpha=0.05 beta=0.05"].map(str::to_string));
+        if resume {
+            args.push("--resume".into());
+        }
+        args
+    };
+    let dir = Scratch::new("resume");
+    let (whole, stopped) = (dir.join("whole.pdn"), dir.join("stopped.pdn"));
+    let at_once = match_into(&args("4", false), &whole);
+    match_into(&args("2", false), &stopped);
+    let resumed = match_into(&args("4", true), &stopped);
+    let whole_text = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&stopped).unwrap(),
+        whole_text,
+        "the resumed match played other games"
+    );
+    assert!(
+        resumed.contains("2 of the games from an earlier run (--resume), 2 played now"),
+        "{resumed}"
+    );
+    // The table, the pairs and the test count all four games.
+    assert_eq!(table(&resumed), table(&at_once));
+    for start in ["by opening pairs", "SPRT"] {
+        assert!(line_of(&resumed, start).is_some(), "{resumed}");
+        assert_eq!(line_of(&resumed, start), line_of(&at_once, start));
+    }
+    // Taken up once more, the finished match plays nothing and leaves its file.
+    let again = match_into(&args("4", true), &stopped);
+    assert!(
+        again.contains("4 of the games from an earlier run (--resume), 0 played now"),
+        "{again}"
+    );
+    assert_eq!(std::fs::read_to_string(&stopped).unwrap(), whole_text);
+}
+
+#[test]
+fn resuming_from_another_matchs_file_is_refused_and_leaves_it() {
+    // Another seed orders the openings otherwise: its games are not this match's,
+    // and summing them would mix two matches.
+    let dir = Scratch::new("resume-other");
+    let pdn = dir.join("other.pdn");
+    let (a, b) = (kroon_engine("A"), kroon_engine("B"));
+    let limit = ["--depth", "1", "--max-moves", "5"];
+    match_into(&seeded_match(&a, &b, "1", "2", &limit), &pdn);
+    let before = std::fs::read_to_string(&pdn).unwrap();
+    let out = kroon()
+        .arg("match")
+        .args(seeded_match(&a, &b, "2", "2", &limit))
+        .args(["--resume", "--pdn"])
+        .arg(&pdn)
+        .output();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("other.pdn: game 1 in the file: round")
+            && stderr.contains("another opening"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&pdn).unwrap(), before);
+    // --resume names no file of its own: without --pdn it is refused.
+    let out = kroon()
+        .arg("match")
+        .args(seeded_match(&a, &b, "2", "2", &limit))
+        .arg("--resume")
+        .output();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--pdn"));
+}

@@ -91,6 +91,13 @@ pub struct MatchArgs {
     /// Write every game as PDN to this file.
     #[arg(long)]
     pub pdn: Option<std::path::PathBuf>,
+    /// Take up a stopped match again: the games the --pdn file holds from an earlier
+    /// run of the same match (the same engines, openings, --seed and order) count in
+    /// the table and the SPRT and are not played again; the rest are played and
+    /// added to the file. Without the file the match starts from its first game. A
+    /// larger --games extends a finished match. The time lines count this run's games.
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
     /// PDN Event tag.
     #[arg(long, default_value = "Kroon match")]
     pub event: String,
@@ -170,7 +177,15 @@ impl MatchArgs {
         })
     }
 
-    /// The one limit the command line gives each move.
+    /// Where the games are written, and whether an earlier run's count.
+    #[must_use]
+    pub fn pdn_output(&self) -> Option<crate::matches::PdnOutput<'_>> {
+        self.pdn.as_deref().map(|path| crate::matches::PdnOutput {
+            path,
+            resume: self.resume,
+        })
+    }
+
     /// The tables `--adjudicate-tables` names, read (an empty folder is an error).
     fn adjudication_tables(&self) -> Result<Option<std::sync::Arc<crate::egdb::Tables>>, String> {
         let Some(dir) = &self.adjudicate_tables else {
@@ -192,6 +207,7 @@ impl MatchArgs {
         Ok(Some(std::sync::Arc::new(tables)))
     }
 
+    /// The one limit the command line gives each move.
     fn time_control(&self) -> Result<TimeControl, String> {
         let limits = [
             self.tc.is_some(),

@@ -3,6 +3,7 @@
 //! progress and final lines).
 
 use super::elo::{Pairs, Sprt, SprtVerdict};
+use super::resume::EarlierGame;
 use super::schedule::{Job, MatchConfig};
 use crate::board::Side;
 use crate::game::Game;
@@ -98,11 +99,19 @@ impl Standings {
 
     /// Counts a finished game.
     pub fn add(&mut self, record: &GameRecord) {
+        self.add_result(record.job, record.outcome.winner);
         let job = record.job;
         for (side, engine) in [(Side::White, job.white), (Side::Black, job.black)] {
-            self.tally[engine].add(record.outcome.wdl(side));
             let left = record.clock_left.map(|l| l[side.index()]);
             self.time[engine].add(record.time_used[side.index()], left);
+        }
+    }
+
+    /// Counts a game's result alone: a game of an earlier run read back from its
+    /// PDN file, whose clock use the file does not keep.
+    pub fn add_result(&mut self, job: Job, winner: Option<Side>) {
+        for (side, engine) in [(Side::White, job.white), (Side::Black, job.black)] {
+            self.tally[engine].add(crate::wdl::Wdl::for_side(winner, side));
         }
     }
 
@@ -187,6 +196,8 @@ pub(super) fn clock_text(d: Duration) -> String {
 pub struct MatchSummary {
     pub standings: Standings,
     pub games: usize,
+    /// Of `games`, those an earlier run played (`--resume`).
+    pub resumed: usize,
     pub forfeits: Vec<String>,
     /// The sequential test's LLR and verdict, and the games it was taken on: once
     /// decided, it stays as decided (see `MatchSummary::test`).
@@ -215,6 +226,7 @@ impl MatchSummary {
         MatchSummary {
             standings: Standings::new(engines),
             games: 0,
+            resumed: 0,
             forfeits: Vec::new(),
             sprt: None,
             pairs: Pairs::default(),
@@ -226,29 +238,43 @@ impl MatchSummary {
     pub(super) fn count(&mut self, record: &GameRecord) {
         self.games += 1;
         self.standings.add(record);
-        self.pair(record);
+        self.pair(record.job, record.outcome.winner);
         if record.is_forfeit() {
-            self.forfeits.push(format!(
-                "game {}: {}",
-                record.job.number, record.termination
-            ));
+            self.note_forfeit(record.job, &record.termination);
         }
+    }
+
+    /// Counts a game an earlier run of the match played (`--resume`): in the
+    /// table, the pairs and the test, but not in the clock use.
+    pub(super) fn count_earlier(&mut self, game: &EarlierGame) {
+        self.games += 1;
+        self.resumed += 1;
+        self.standings.add_result(game.job, game.winner);
+        self.pair(game.job, game.winner);
+        if game.forfeit {
+            self.note_forfeit(game.job, &game.termination);
+        }
+    }
+
+    fn note_forfeit(&mut self, job: Job, termination: &str) {
+        self.forfeits
+            .push(format!("game {}: {termination}", job.number));
     }
 
     /// Files a game of a two-engine match under its pair: games 1 and 2 are the
     /// first opening's with colours reversed, 3 and 4 the second's, and so on
     /// (see [`schedule`]).
-    fn pair(&mut self, record: &GameRecord) {
+    fn pair(&mut self, job: Job, winner: Option<Side>) {
         if self.standings.tally.len() != 2 {
             return;
         }
-        let job = record.job;
         let first_side = if job.white == 0 {
             Side::White
         } else {
             Side::Black
         };
-        let points = f64::from(record.outcome.points(first_side)) / 2.0;
+        let points = crate::wdl::Wdl::for_side(winner, first_side).points();
+        let points = f64::from(points);
         let pair = (job.number - 1) / 2;
         match self.unpaired.remove(&pair) {
             Some(other) => self.pairs.add(other, points),

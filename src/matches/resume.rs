@@ -1,0 +1,291 @@
+//! A match taken up again (`kroon match --resume`): the games an earlier run of the
+//! same match wrote to its PDN file are read back, checked against the schedule,
+//! counted in the table, the opening pairs and the SPRT, and not played again. A
+//! long SPRT stopped by a reboot, a killed session or Ctrl-C then goes on where it
+//! stopped instead of starting over or being summed by hand.
+
+use super::schedule::{Job, MatchConfig};
+use crate::board::Side;
+use crate::pdn;
+use std::path::Path;
+
+/// A game of an earlier run, as far as the table and the test need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EarlierGame {
+    pub job: Job,
+    /// None: a draw.
+    pub winner: Option<Side>,
+    /// The PDN Termination tag.
+    pub termination: String,
+    /// Whether the loser lost by forfeit (crash, hang, illegal move, time).
+    pub forfeit: bool,
+}
+
+/// What an earlier run left in the PDN file.
+#[derive(Debug, Default)]
+pub struct Earlier {
+    /// Its finished games, in the order the file has them (the order they finished).
+    pub games: Vec<EarlierGame>,
+    /// The file's length to keep: short of its end when the run was stopped while
+    /// writing its last game, whose text is then cut off and the game played again.
+    pub keep: u64,
+    /// Whether a half-written last game was found.
+    pub cut: bool,
+}
+
+/// Reads the games an earlier run of `config`'s match wrote to `path`, each checked
+/// against `jobs` (the match's schedule): its Round tag must name a game of the
+/// schedule, once, with the same engines in the same colours and the same opening.
+/// A file from another match (other engines, openings, order or seed) is an error
+/// that says what differs, so that two matches are never summed by mistake.
+pub fn read(path: &Path, config: &MatchConfig, jobs: &[Job]) -> Result<Earlier, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("{}: not a text file (not UTF-8)", path.display()))?;
+    parse(&text, config, jobs).map_err(|m| format!("{}: {m}", path.display()))
+}
+
+fn parse(text: &str, config: &MatchConfig, jobs: &[Job]) -> Result<Earlier, String> {
+    let starts = game_starts(text);
+    if text.trim().is_empty() {
+        return Ok(Earlier::default());
+    }
+    if starts.first() != Some(&0) {
+        return Err("not a PDN file of `kroon match` (each game starts with its Event tag)".into());
+    }
+    let mut earlier = Earlier {
+        keep: text.len() as u64,
+        ..Earlier::default()
+    };
+    let mut seen = vec![false; jobs.len()];
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(text.len());
+        let last = i + 1 == starts.len();
+        let game = pdn::parse_first_game(&text[start..end])
+            .map_err(|e| format!("game {} in the file: {e}", i + 1))?;
+        let finished = matches!(game.result.as_deref(), Some("2-0" | "0-2" | "1-1"));
+        if !finished && last {
+            // Stopped while writing it: the game is played again.
+            earlier.keep = start as u64;
+            earlier.cut = true;
+            break;
+        }
+        let earlier_game =
+            check(&game, config, jobs).map_err(|m| format!("game {} in the file: {m}", i + 1))?;
+        let seen = &mut seen[earlier_game.job.number - 1];
+        if std::mem::replace(seen, true) {
+            return Err(format!(
+                "game {} in the file: round {} is there twice",
+                i + 1,
+                earlier_game.job.number
+            ));
+        }
+        earlier.games.push(earlier_game);
+    }
+    Ok(earlier)
+}
+
+/// Where each game's text begins: at each line that opens with the Event tag,
+/// which `kroon match` writes first.
+fn game_starts(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("[Event ") {
+            starts.push(offset);
+        }
+        offset += line.len();
+    }
+    starts
+}
+
+/// The game of the schedule `game` is, or why it is none of this match's.
+fn check(
+    game: &pdn::ParsedGame,
+    config: &MatchConfig,
+    jobs: &[Job],
+) -> Result<EarlierGame, String> {
+    let tag = |name: &str| {
+        game.tag(name)
+            .ok_or_else(|| format!("it has no {name} tag"))
+    };
+    let round = tag("Round")?;
+    let job = round
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| jobs.get(n.checked_sub(1)?))
+        .copied()
+        .ok_or_else(|| {
+            format!(
+                "round {round} is not a game of this match, whose rounds are 1 to {}",
+                jobs.len()
+            )
+        })?;
+    let (white, black) = (tag("White")?, tag("Black")?);
+    let (want_white, want_black) = (
+        &config.engines[job.white].name,
+        &config.engines[job.black].name,
+    );
+    if (white, black) != (want_white.as_str(), want_black.as_str()) {
+        return Err(format!(
+            "round {round} is {white} against {black} there, but {want_white} against \
+             {want_black} in this match (other engines, or another order of them)"
+        ));
+    }
+    let want_fen = config.openings[job.opening].to_fen();
+    if tag("FEN")? != want_fen {
+        return Err(format!(
+            "round {round} starts from another opening than this match's round {round} \
+             (other openings, or another --seed or order)"
+        ));
+    }
+    let result = tag("Result")?;
+    let winner = match result {
+        "2-0" => Some(Side::White),
+        "0-2" => Some(Side::Black),
+        "1-1" => None,
+        other => return Err(format!("round {round} has no result ({other})")),
+    };
+    let termination = game.tag("Termination").unwrap_or("").to_string();
+    // The runner writes a forfeit as `NAME (SIDE) forfeits: why` (Outcome::why).
+    let forfeit = winner.is_some_and(|w| {
+        let loser = w.opponent();
+        let name = if loser == Side::White { white } else { black };
+        termination.starts_with(&format!("{name} ({loser}) forfeits: "))
+    });
+    Ok(EarlierGame {
+        job,
+        winner,
+        termination,
+        forfeit,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::matches::schedule;
+    use crate::time_control::TimeControl;
+    use std::time::Duration;
+
+    fn config(names: [&str; 2], count: usize) -> MatchConfig {
+        let engines = names
+            .iter()
+            .map(|n| format!("name={n} cmd='kroon hub'").parse().unwrap())
+            .collect();
+        let start = Position::initial();
+        // Distinct openings: the start position after each of White's first moves.
+        let openings = crate::board::movegen::legal_moves(&start)
+            .into_iter()
+            .take(count)
+            .map(|m| start.play(m))
+            .collect();
+        MatchConfig {
+            engines,
+            openings,
+            random_seed: Some(7),
+            games_per_pair: 2 * count as u32,
+            tc: TimeControl::Nodes(100),
+            dxp_time: vec![Default::default(); 2],
+            time_margin: Duration::ZERO,
+            move_timeout: Duration::from_secs(1),
+            adjudicate: None,
+            max_moves: None,
+            tables: None,
+            concurrency: 1,
+            event: "test".into(),
+            sprt: None,
+        }
+    }
+
+    /// A game of `config`'s match as the runner writes it, with `result` and `termination`.
+    fn game_text(config: &MatchConfig, job: &Job, result: &str, termination: &str) -> String {
+        format!(
+            "[Event \"test\"]\n[Round \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n\
+             [FEN \"{}\"]\n[Termination \"{termination}\"]\n\n1. 32-28 {{+0.01/3 0.001s}} {result}\n\n",
+            job.number,
+            config.engines[job.white].name,
+            config.engines[job.black].name,
+            config.openings[job.opening].to_fen()
+        )
+    }
+
+    #[test]
+    fn the_games_of_an_earlier_run_are_read_back_as_the_schedule_has_them() {
+        let config = config(["new", "main"], 3);
+        let jobs = schedule(&config);
+        // Finished out of order, as two workers finish them.
+        let text = game_text(&config, &jobs[1], "0-2", "new (White) has no legal move")
+            + &game_text(&config, &jobs[0], "1-1", "draw by 5-move rule")
+            + &game_text(
+                &config,
+                &jobs[3],
+                "2-0",
+                "new (Black) forfeits: lost on time (0.500 s over)",
+            );
+        let earlier = parse(&text, &config, &jobs).unwrap();
+        assert_eq!(earlier.keep, text.len() as u64);
+        assert!(!earlier.cut);
+        let got: Vec<(usize, Option<Side>, bool)> = earlier
+            .games
+            .iter()
+            .map(|g| (g.job.number, g.winner, g.forfeit))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (2, Some(Side::Black), false),
+                (1, None, false),
+                (4, Some(Side::White), true)
+            ]
+        );
+        assert_eq!(earlier.games[0].job, jobs[1]);
+    }
+
+    #[test]
+    fn a_half_written_last_game_is_cut_off_and_played_again() {
+        let config = config(["new", "main"], 2);
+        let jobs = schedule(&config);
+        let first = game_text(&config, &jobs[0], "1-1", "draw by 25-move rule");
+        let second = game_text(&config, &jobs[1], "2-0", "main (Black) has no legal move");
+        // Stopped in the middle of the second game's movetext, before its result.
+        let text = first.clone() + &second[..second.find("1. 32-28").unwrap() + 5];
+        let earlier = parse(&text, &config, &jobs).unwrap();
+        assert_eq!(earlier.games.len(), 1);
+        assert!(earlier.cut);
+        assert_eq!(earlier.keep, first.len() as u64);
+    }
+
+    #[test]
+    fn a_file_of_another_match_is_refused_with_what_differs() {
+        let config = config(["new", "main"], 9);
+        let jobs = schedule(&config);
+        let text = game_text(&config, &jobs[0], "1-1", "draw by 5-move rule");
+        // Other engine names.
+        let other = self::config(["a", "b"], 9);
+        let err = parse(&text, &other, &schedule(&other)).unwrap_err();
+        assert!(err.contains("new against main there"), "{err}");
+        // Another opening order.
+        let mut reseeded = config.clone();
+        reseeded.random_seed = Some(8);
+        let reseeded_jobs = schedule(&reseeded);
+        assert_ne!(reseeded_jobs[0].opening, jobs[0].opening, "seed 8 reorders");
+        let err = parse(&text, &reseeded, &reseeded_jobs).unwrap_err();
+        assert!(err.contains("another opening"), "{err}");
+        // A round the match does not have.
+        let mut short = config.clone();
+        short.games_per_pair = 0;
+        let err = parse(&text, &short, &schedule(&short)).unwrap_err();
+        assert!(err.contains("round 1 is not a game of this match"), "{err}");
+        // The same round twice.
+        let twice = text.clone() + &text;
+        let err = parse(&twice, &config, &jobs).unwrap_err();
+        assert!(err.contains("round 1 is there twice"), "{err}");
+        // Not a match's PDN at all.
+        let err = parse("1. 32-28 19-23 *\n", &config, &jobs).unwrap_err();
+        assert!(err.contains("not a PDN file of `kroon match`"), "{err}");
+        // An empty file is a match not begun.
+        assert!(parse("", &config, &jobs).unwrap().games.is_empty());
+    }
+}
