@@ -24,7 +24,9 @@ pub struct Pruning {
     pub futility_depth: i32,
     pub futility_margin: i32,
     /// Probcut from this depth on: a search to depth x ratio/100 that beats beta by
-    /// margin x depth returns at once.
+    /// margin x depth returns at once. The ratio is 40 (Scan's share of the depth),
+    /// not the 50 the SPSA of 26 November moved it to: 40 won +7.8 Elo [+2.5, +13.0]
+    /// by SPRT on 4-move.fen at a one-minute node clock (docs/tuning.md, 3 December).
     pub probcut_depth: i32,
     pub probcut_margin: i32,
     pub probcut_ratio: i32,
@@ -58,7 +60,7 @@ impl Pruning {
         futility_margin: 84,
         probcut_depth: 3,
         probcut_margin: 7,
-        probcut_ratio: 50,
+        probcut_ratio: 40,
         threat_margin: 107,
         offer_plies: 1,
         single_reply: 1,
