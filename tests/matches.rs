@@ -61,18 +61,7 @@ fn kroon_engine(name: &str) -> String {
 fn run_match(args: &[&str], pdn_name: &str) -> (String, String) {
     let dir = Scratch::new("match");
     let pdn = dir.join(pdn_name);
-    let out = kroon()
-        .arg("match")
-        .args(args)
-        .arg("--pdn")
-        .arg(&pdn)
-        .output();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "kroon match failed: {stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = match_into(args, &pdn);
     let text = std::fs::read_to_string(&pdn).expect("the PDN file was written");
     (stdout, text)
 }
@@ -910,7 +899,7 @@ fn a_clock_in_nodes_needs_a_clock_and_hub_engines() {
 }
 
 /// Runs `kroon match` with `args` writing to `pdn` (kept between runs); returns stdout.
-fn match_into(args: &[String], pdn: &std::path::Path) -> String {
+fn match_into<S: AsRef<std::ffi::OsStr>>(args: &[S], pdn: &std::path::Path) -> String {
     let out = kroon()
         .arg("match")
         .args(args)
