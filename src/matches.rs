@@ -145,12 +145,12 @@ pub fn run_match(
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("cannot write the PDN file: {e}"))?;
         }
-        progress.show(&summary);
         if let Some(sprt) = &config.sprt {
             if summary.test(sprt) != SprtVerdict::Continue {
                 stop.store(true, Ordering::Relaxed);
             }
         }
+        progress.show(&summary);
     }
     if progress.terminal {
         eprintln!();
@@ -282,9 +282,19 @@ impl Progress {
     }
 
     fn show(&self, summary: &MatchSummary) {
+        let line = self.line(summary, self.started.elapsed());
+        if self.terminal {
+            eprint!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// The line after `elapsed`: with a sequential test, its LLR so far, so that a
+    /// log shows where a long test stands without a script over its PDN.
+    fn line(&self, summary: &MatchSummary, elapsed: Duration) -> String {
         let (done, total) = (summary.games, self.total);
         let played = done.saturating_sub(self.resumed);
-        let elapsed = self.started.elapsed();
         let remaining = if played > 0 && done < total {
             clock_text(elapsed.mul_f64((total - done) as f64 / played as f64))
         } else {
@@ -296,16 +306,15 @@ impl Progress {
             .zip(&summary.standings.tally)
             .map(|(n, w)| format!("{n} {}", w.points()))
             .collect();
-        let line = format!(
+        let mut line = format!(
             "games {done}/{total}  {}  elapsed {}  left ~{remaining}",
             scores.join(" - "),
             clock_text(elapsed)
         );
-        if self.terminal {
-            eprint!("\r{line}\x1b[K");
-        } else {
-            eprintln!("{line}");
+        if let Some(sprt) = summary.sprt {
+            line.push_str(&format!("  LLR {:.2}", sprt.llr));
         }
+        line
     }
 }
 
@@ -343,6 +352,39 @@ mod tests {
             line.contains("H1 accepted after 2801 games (1400 opening pairs; the 42 other games"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn the_progress_line_counts_a_resumed_matchs_time_from_its_own_games() {
+        let progress = Progress {
+            names: vec!["new".into(), "main".into()],
+            total: 100,
+            resumed: 40,
+            started: Instant::now(),
+            terminal: false,
+        };
+        let mut summary = MatchSummary::new(2);
+        summary.games = 50;
+        summary.resumed = 40;
+        summary.standings.tally[0].wins = 26;
+        summary.standings.tally[0].draws = 24;
+        summary.standings.tally[1].losses = 26;
+        summary.standings.tally[1].draws = 24;
+        // Ten games in ten minutes: the fifty left take fifty more, not 12.5 as
+        // fifty games counted in the ten minutes would say.
+        let line = progress.line(&summary, Duration::from_secs(600));
+        assert_eq!(
+            line,
+            "games 50/100  new 38 - main 12  elapsed 0:10:00  left ~0:50:00"
+        );
+        // With a sequential test, where it stands.
+        summary.pairs.counts = [0, 2, 15, 8, 0];
+        let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        summary.test(&sprt);
+        let llr = summary.sprt.unwrap().llr;
+        assert!(progress
+            .line(&summary, Duration::from_secs(600))
+            .ends_with(&format!("left ~0:50:00  LLR {llr:.2}")));
     }
 
     #[test]
