@@ -118,10 +118,12 @@ pub fn run_match(
             decided = summary.test(sprt) != SprtVerdict::Continue;
         }
     }
-    jobs.retain(|job| !earlier.games.iter().any(|g| g.job.number == job.number));
-    if decided {
-        jobs.clear();
+    // The games left to play: none once the test has decided.
+    let mut played = vec![decided; total];
+    for game in &earlier.games {
+        played[game.job.number - 1] = true;
     }
+    jobs.retain(|job| !played[job.number - 1]);
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, records) = mpsc::channel::<GameRecord>();
     let workers = start_workers(config, jobs, &stop, tx);
@@ -173,12 +175,12 @@ fn open_pdn(out: PdnOutput, earlier: &resume::Earlier) -> Result<std::fs::File, 
         .append(true)
         .open(out.path)
         .map_err(cannot)?;
-    if earlier.cut {
+    if let Some(length) = earlier.cut_at {
         eprintln!(
             "{}: its last game was not written to the end; it is cut off and played again",
             out.path.display()
         );
-        file.set_len(earlier.keep).map_err(cannot)?;
+        file.set_len(length).map_err(cannot)?;
     }
     if !earlier.games.is_empty() {
         eprintln!(

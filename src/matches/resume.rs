@@ -26,11 +26,9 @@ pub struct EarlierGame {
 pub struct Earlier {
     /// Its finished games, in the order the file has them (the order they finished).
     pub games: Vec<EarlierGame>,
-    /// The file's length to keep: short of its end when the run was stopped while
-    /// writing its last game, whose text is then cut off and the game played again.
-    pub keep: u64,
-    /// Whether a half-written last game was found.
-    pub cut: bool,
+    /// Where the file is cut when the run was stopped while writing its last game:
+    /// that game's text goes, and the game is played again.
+    pub cut_at: Option<u64>,
 }
 
 /// Reads the games an earlier run of `config`'s match wrote to `path`, each checked
@@ -46,17 +44,14 @@ pub fn read(path: &Path, config: &MatchConfig, jobs: &[Job]) -> Result<Earlier, 
 }
 
 fn parse(text: &str, config: &MatchConfig, jobs: &[Job]) -> Result<Earlier, String> {
-    let starts = game_starts(text);
     if text.trim().is_empty() {
         return Ok(Earlier::default());
     }
+    let starts = game_starts(text);
     if starts.first() != Some(&0) {
         return Err("not a PDN file of `kroon match` (each game starts with its Event tag)".into());
     }
-    let mut earlier = Earlier {
-        keep: text.len() as u64,
-        ..Earlier::default()
-    };
+    let mut earlier = Earlier::default();
     let mut seen = vec![false; jobs.len()];
     for (i, &start) in starts.iter().enumerate() {
         let end = starts.get(i + 1).copied().unwrap_or(text.len());
@@ -66,8 +61,7 @@ fn parse(text: &str, config: &MatchConfig, jobs: &[Job]) -> Result<Earlier, Stri
         let finished = matches!(game.result.as_deref(), Some("2-0" | "0-2" | "1-1"));
         if !finished && last {
             // Stopped while writing it: the game is played again.
-            earlier.keep = start as u64;
-            earlier.cut = true;
+            earlier.cut_at = Some(start as u64);
             break;
         }
         let earlier_game =
@@ -225,8 +219,7 @@ mod tests {
                 "new (Black) forfeits: lost on time (0.500 s over)",
             );
         let earlier = parse(&text, &config, &jobs).unwrap();
-        assert_eq!(earlier.keep, text.len() as u64);
-        assert!(!earlier.cut);
+        assert_eq!(earlier.cut_at, None);
         let got: Vec<(usize, Option<Side>, bool)> = earlier
             .games
             .iter()
@@ -253,8 +246,7 @@ mod tests {
         let text = first.clone() + &second[..second.find("1. 32-28").unwrap() + 5];
         let earlier = parse(&text, &config, &jobs).unwrap();
         assert_eq!(earlier.games.len(), 1);
-        assert!(earlier.cut);
-        assert_eq!(earlier.keep, first.len() as u64);
+        assert_eq!(earlier.cut_at, Some(first.len() as u64));
     }
 
     #[test]
