@@ -55,15 +55,24 @@ fn parse(text: &str, config: &MatchConfig, jobs: &[Job]) -> Result<Earlier, Stri
     let mut seen = vec![false; jobs.len()];
     for (i, &start) in starts.iter().enumerate() {
         let end = starts.get(i + 1).copied().unwrap_or(text.len());
-        let last = i + 1 == starts.len();
-        let game = pdn::parse_first_game(&text[start..end])
-            .map_err(|e| format!("game {} in the file: {e}", i + 1))?;
-        let finished = matches!(game.result.as_deref(), Some("2-0" | "0-2" | "1-1"));
-        if !finished && last {
-            // Stopped while writing it: the game is played again.
+        let chunk = &text[start..end];
+        if i + 1 == starts.len() && !written_to_the_end(chunk) {
+            // Stopped while writing it (killed, or a full disk): the game is played
+            // again. What it has of its tags must still be this match's, so that the
+            // file of another match is refused, not cut.
+            let whole_lines = &chunk[..chunk.rfind('\n').map_or(0, |n| n + 1)];
+            let game = match pdn::parse_first_game(whole_lines) {
+                Ok(game) => game,
+                Err(pdn::PdnError::NoGame) => pdn::ParsedGame::default(),
+                Err(e) => return Err(format!("game {} in the file: {e}", i + 1)),
+            };
+            scheduled_job(&game, config, jobs)
+                .map_err(|m| format!("game {} in the file: {m}", i + 1))?;
             earlier.cut_at = Some(start as u64);
             break;
         }
+        let game =
+            pdn::parse_first_game(chunk).map_err(|e| format!("game {} in the file: {e}", i + 1))?;
         let earlier_game =
             check(&game, config, jobs).map_err(|m| format!("game {} in the file: {m}", i + 1))?;
         let seen = &mut seen[earlier_game.job.number - 1];
@@ -93,17 +102,26 @@ fn game_starts(text: &str) -> Vec<usize> {
     starts
 }
 
-/// The game of the schedule `game` is, or why it is none of this match's.
-fn check(
+/// Whether a game's text was written to the end: its result read, and the line
+/// break the runner writes after it (a run stopped inside that write leaves a
+/// text the next game must not be glued to).
+fn written_to_the_end(chunk: &str) -> bool {
+    let result = pdn::parse_first_game(chunk).ok().and_then(|g| g.result);
+    matches!(result.as_deref(), Some("2-0" | "0-2" | "1-1")) && chunk.ends_with('\n')
+}
+
+/// The game of the schedule `game` names by its Round tag (None without one), or
+/// why it is none of this match's: the schedule has no such round, or other
+/// engines or another opening for it. Only the tags the game has are compared,
+/// so that the head of a game cut off while it was written can be checked too.
+fn scheduled_job(
     game: &pdn::ParsedGame,
     config: &MatchConfig,
     jobs: &[Job],
-) -> Result<EarlierGame, String> {
-    let tag = |name: &str| {
-        game.tag(name)
-            .ok_or_else(|| format!("it has no {name} tag"))
+) -> Result<Option<Job>, String> {
+    let Some(round) = game.tag("Round") else {
+        return Ok(None);
     };
-    let round = tag("Round")?;
     let job = round
         .parse::<usize>()
         .ok()
@@ -115,24 +133,45 @@ fn check(
                 jobs.len()
             )
         })?;
-    let (white, black) = (tag("White")?, tag("Black")?);
     let (want_white, want_black) = (
-        &config.engines[job.white].name,
-        &config.engines[job.black].name,
+        config.engines[job.white].name.as_str(),
+        config.engines[job.black].name.as_str(),
     );
-    if (white, black) != (want_white.as_str(), want_black.as_str()) {
+    let white = game.tag("White").unwrap_or(want_white);
+    let black = game.tag("Black").unwrap_or(want_black);
+    if (white, black) != (want_white, want_black) {
         return Err(format!(
             "round {round} is {white} against {black} there, but {want_white} against \
              {want_black} in this match (other engines, or another order of them)"
         ));
     }
-    let want_fen = config.openings[job.opening].to_fen();
-    if tag("FEN")? != want_fen {
+    if game
+        .tag("FEN")
+        .is_some_and(|fen| fen != config.openings[job.opening].to_fen())
+    {
         return Err(format!(
             "round {round} starts from another opening than this match's round {round} \
              (other openings, or another --seed or order)"
         ));
     }
+    Ok(Some(job))
+}
+
+/// The game of the schedule a finished `game` is, with its outcome, or why it is
+/// none of this match's.
+fn check(
+    game: &pdn::ParsedGame,
+    config: &MatchConfig,
+    jobs: &[Job],
+) -> Result<EarlierGame, String> {
+    let tag = |name: &str| {
+        game.tag(name)
+            .ok_or_else(|| format!("it has no {name} tag"))
+    };
+    let (white, black) = (tag("White")?, tag("Black")?);
+    tag("FEN")?;
+    let job = scheduled_job(game, config, jobs)?.ok_or("it has no Round tag")?;
+    let round = job.number;
     let result = tag("Result")?;
     let winner = match result {
         "2-0" => Some(Side::White),
@@ -247,6 +286,46 @@ mod tests {
         let earlier = parse(&text, &config, &jobs).unwrap();
         assert_eq!(earlier.games.len(), 1);
         assert_eq!(earlier.cut_at, Some(first.len() as u64));
+    }
+
+    #[test]
+    fn a_game_cut_off_anywhere_in_its_writing_is_played_again() {
+        let config = config(["new", "main"], 2);
+        let jobs = schedule(&config);
+        let first = game_text(&config, &jobs[0], "1-1", "draw by 25-move rule");
+        let second = game_text(&config, &jobs[1], "2-0", "main (Black) has no legal move");
+        // Every cut of the second game's text, from its first byte to its result
+        // without the line break after it (a torn tag line, the movetext, the result).
+        for cut in 1..=second.trim_end().len() {
+            let text = first.clone() + &second[..cut];
+            let earlier = parse(&text, &config, &jobs)
+                .unwrap_or_else(|e| panic!("cut after {cut} bytes: {e}"));
+            let rounds: Vec<usize> = earlier.games.iter().map(|g| g.job.number).collect();
+            if cut < "[Event ".len() {
+                // Not yet a game's start: the torn line is the first game's tail, and
+                // the first game is played again rather than have a game glued to it.
+                assert_eq!((rounds, earlier.cut_at), (vec![], Some(0)), "cut {cut}");
+            } else {
+                let cut_at = Some(first.len() as u64);
+                assert_eq!((rounds, earlier.cut_at), (vec![1], cut_at), "cut {cut}");
+            }
+        }
+        let whole = parse(&(first + &second), &config, &jobs).unwrap();
+        assert_eq!((whole.games.len(), whole.cut_at), (2, None));
+    }
+
+    #[test]
+    fn a_half_written_game_of_another_match_is_refused_not_cut() {
+        let config = config(["new", "main"], 2);
+        let jobs = schedule(&config);
+        let first = game_text(&config, &jobs[0], "1-1", "draw by 25-move rule");
+        let half = &first[..first.find("1. 32-28").unwrap()];
+        let other = self::config(["a", "b"], 2);
+        let err = parse(half, &other, &schedule(&other)).unwrap_err();
+        assert!(err.contains("new against main there"), "{err}");
+        // Of this match, the same text is cut and played again.
+        let earlier = parse(half, &config, &jobs).unwrap();
+        assert_eq!((earlier.games.len(), earlier.cut_at), (0, Some(0)));
     }
 
     #[test]
