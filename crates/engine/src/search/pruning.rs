@@ -40,6 +40,13 @@ pub struct Pruning {
     /// principal variation only, 1 at every node (as Scan 2.0 does; the default
     /// since it won its match at equal nodes, docs/tuning.md).
     pub single_reply: i32,
+    /// Not pruning but the root's window, tuned the same way: from depth 5 an
+    /// iteration searches within this many hundredths either side of the last
+    /// one's score, and each time the score falls outside, the window grows by
+    /// half plus the widening (the first engine's 18 and 10, untuned until these;
+    /// a widening of at least 1 so that a window of 1 still opens at last).
+    pub aspiration_window: i32,
+    pub aspiration_widening: i32,
 }
 
 impl Pruning {
@@ -64,6 +71,8 @@ impl Pruning {
         threat_margin: 107,
         offer_plies: 1,
         single_reply: 1,
+        aspiration_window: 18,
+        aspiration_widening: 10,
     };
 }
 
@@ -78,7 +87,7 @@ type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
 
 /// The bounds keep every setting meaningful (a divisor is never zero, a depth
 /// never negative) without judging what plays well: that is for games.
-const FIELDS: [Field; 16] = [
+const FIELDS: [Field; 18] = [
     ("lmr-depth", 1, 64, |p| &mut p.lmr_depth),
     ("lmr-move", 1, 64, |p| &mut p.lmr_move),
     ("lmr-base", -1000, 1000, |p| &mut p.lmr_base),
@@ -95,6 +104,8 @@ const FIELDS: [Field; 16] = [
     ("threat-margin", 0, 10_000, |p| &mut p.threat_margin),
     ("offer-plies", 0, 64, |p| &mut p.offer_plies),
     ("single-reply", 0, 1, |p| &mut p.single_reply),
+    ("asp-window", 1, 1000, |p| &mut p.aspiration_window),
+    ("asp-widening", 1, 1000, |p| &mut p.aspiration_widening),
 ];
 
 impl Pruning {

@@ -45,14 +45,11 @@ const FILTERED_DEPTH: i32 = 2;
 /// Nodes a thread counts before it publishes them and looks at the clock.
 const FLUSH_NODES: u64 = 1024;
 
-/// Aspiration windows: from this depth on, an iteration searches within this many
-/// hundredths of a man either side of the last one's score; each time the score
-/// falls outside, the window grows by half plus the widening, and past the give-up
-/// width it opens fully. The first engine's choices (a fifth of a man, six men),
-/// never tuned since; the bench signature depends on them.
+/// Aspiration windows: from this depth on, an iteration searches within a window
+/// around the last one's score ([`Pruning::aspiration_window`], growing by its
+/// widening each time the score falls outside), and past the give-up width (six
+/// men) it opens fully. The bench signature depends on them.
 const ASPIRATION_DEPTH: i32 = 5;
-const ASPIRATION_WINDOW: i32 = 18;
-const ASPIRATION_WIDENING: i32 = 10;
 const ASPIRATION_GIVE_UP: i32 = 600;
 
 /// What one completed iteration found.
@@ -271,7 +268,7 @@ impl<'a> Worker<'a> {
         self.leaf_plies = 0;
         self.stopped = self.control.is_stopped();
         let depth = depth as i32;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = self.pruning.aspiration_window;
         let (mut alpha, mut beta) = match guess {
             Some(g) if depth >= ASPIRATION_DEPTH && !g.is_decisive() => {
                 (Score(g.0 - delta), Score(g.0 + delta))
@@ -298,7 +295,7 @@ impl<'a> Worker<'a> {
                     mean_depth: self.leaf_plies as f64 / self.leaves.max(1) as f64,
                 });
             }
-            delta += delta / 2 + ASPIRATION_WIDENING;
+            delta += delta / 2 + self.pruning.aspiration_widening;
             if delta > ASPIRATION_GIVE_UP {
                 alpha = -Score::INFINITE;
                 beta = Score::INFINITE;
