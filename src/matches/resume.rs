@@ -276,19 +276,6 @@ mod tests {
     }
 
     #[test]
-    fn a_half_written_last_game_is_cut_off_and_played_again() {
-        let config = config(["new", "main"], 2);
-        let jobs = schedule(&config);
-        let first = game_text(&config, &jobs[0], "1-1", "draw by 25-move rule");
-        let second = game_text(&config, &jobs[1], "2-0", "main (Black) has no legal move");
-        // Stopped in the middle of the second game's movetext, before its result.
-        let text = first.clone() + &second[..second.find("1. 32-28").unwrap() + 5];
-        let earlier = parse(&text, &config, &jobs).unwrap();
-        assert_eq!(earlier.games.len(), 1);
-        assert_eq!(earlier.cut_at, Some(first.len() as u64));
-    }
-
-    #[test]
     fn a_game_cut_off_anywhere_in_its_writing_is_played_again() {
         let config = config(["new", "main"], 2);
         let jobs = schedule(&config);
