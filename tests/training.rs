@@ -149,7 +149,7 @@ fn rescoring_keeps_the_positions_and_resumes() {
     assert!(selfplay(&data, &["--games", "3", "--threads", "1"])
         .status
         .success());
-    let rescore = |out: &Path, threads: &str| {
+    let rescore_of = |data: &Path, out: &Path, threads: &str| {
         kroon(&[
             "rescore",
             "--data",
@@ -165,6 +165,7 @@ fn rescoring_keeps_the_positions_and_resumes() {
             "--quiet",
         ])
     };
+    let rescore = |out: &Path, threads: &str| rescore_of(&data, out, threads);
     let whole = dir.join("whole.bin");
     let out = rescore(&whole, "2");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -185,7 +186,7 @@ fn rescoring_keeps_the_positions_and_resumes() {
         changed += usize::from(a[26..28] != b[26..28]);
     }
     assert!(changed > 0);
-    assert!(text(&out.stdout).contains(&format!("({changed} scores changed)")));
+    assert!(text(&out.stdout).contains(&format!("({changed} scores changed;")));
 
     // A run stopped halfway (and in a block) resumes to the same file, on one thread.
     let part = dir.join("part.bin");
@@ -194,6 +195,34 @@ fn rescoring_keeps_the_positions_and_resumes() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("resuming after"));
     assert_eq!(std::fs::read(&part).unwrap(), after);
+
+    // A position met again takes the score of its first search (the same search
+    // would find it): the file twice over is rescored to the rescoring twice over,
+    // every record of its second half a repeat.
+    let twice = dir.join("twice.bin");
+    std::fs::write(&twice, [&before[..], &before[..]].concat()).unwrap();
+    let twice_out = dir.join("twice-out.bin");
+    let out = rescore_of(&twice, &twice_out, "2");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&twice_out).unwrap(),
+        [&after[..], &after[..]].concat()
+    );
+    let records = before
+        .chunks(32)
+        .filter(|b| !b.starts_with(b"KROONPOS"))
+        .count();
+    let said = text(&out.stdout);
+    let repeats: usize = said
+        .split("; ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the repeats are counted: {said}"));
+    assert!(
+        repeats >= records,
+        "{repeats} repeats of {records} records: {said}"
+    );
 
     // Another file as the output, or the input itself, is refused by name.
     let other = dir.join("other.bin");

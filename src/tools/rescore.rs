@@ -10,15 +10,21 @@
 //! Each position is searched with a cleared table, so its score depends on the
 //! position, the evaluation and the nodes only: a stopped run resumes after the
 //! blocks the output holds (it must be the start of a rescoring of the same input),
-//! and the file is the same whatever the threads.
+//! and the file is the same whatever the threads. For the same reason a position
+//! met again (the openings' first moves repeat across games: about a tenth of
+//! round 21s's records) takes the score of its first search instead of a second,
+//! identical one; the scores found are kept by position for the whole run (some
+//! 50 bytes a position, half a gigabyte for 8 M).
 
 use super::progress::format_duration;
 use super::selfplay::{one_thread_engine, stored_score};
 use super::training_data::{read_file, Block, ReadSummary, Record, BLOCK};
+use crate::board::Position;
 use crate::egdb::Tables;
 use crate::engine::{Engine, TimeControl};
 use crate::eval::Evaluator;
 use crate::game::Game;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -63,15 +69,18 @@ fn same_but_scores(done: &Block, original: &Block) -> bool {
     }
 }
 
-/// How many blocks of the output are already done, checked against the input, and
-/// the output opened to append the rest (a partial last block cut off).
-fn open_output(config: &RescoreConfig, input: &[Block]) -> Result<(usize, std::fs::File), String> {
+/// The blocks of the output already done, checked against the input, and the
+/// output opened to append the rest (a partial last block cut off).
+fn open_output(
+    config: &RescoreConfig,
+    input: &[Block],
+) -> Result<(Vec<Block>, std::fs::File), String> {
     let out = config.out.display();
     let same_file = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
     if same_file(&config.out, &config.data) {
         return Err(format!("{out}: the output cannot be the input file"));
     }
-    let mut done = 0;
+    let mut done = Vec::new();
     let mut keep_bytes = 0;
     if config.out.exists() {
         let (blocks, summary) = read_blocks(&config.out)?;
@@ -86,11 +95,15 @@ fn open_output(config: &RescoreConfig, input: &[Block]) -> Result<(usize, std::f
                 config.data.display()
             ));
         }
-        done = blocks.len();
         keep_bytes = summary.blocks * BLOCK as u64;
-        if done > 0 {
-            eprintln!("{out}: resuming after {done} of {} blocks", input.len());
+        if !blocks.is_empty() {
+            eprintln!(
+                "{out}: resuming after {} of {} blocks",
+                blocks.len(),
+                input.len()
+            );
         }
+        done = blocks;
     }
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -102,29 +115,46 @@ fn open_output(config: &RescoreConfig, input: &[Block]) -> Result<(usize, std::f
     Ok((done, file))
 }
 
-/// The block with its score replaced by a search of `nodes` (headers unchanged).
-fn rescore(engine: &mut Engine, block: &Block, nodes: u64) -> Block {
-    let Block::Record(record) = block else {
-        return *block;
-    };
+/// The score of `position` by a search of `nodes` from a cleared table, or `old`
+/// when the search completed no iteration (it cannot at these budgets).
+fn search_score(engine: &mut Engine, position: Position, old: i16, nodes: u64) -> i16 {
     engine.new_game();
-    let found = engine.analyse_blocking(
-        &Game::from_position(record.position),
-        TimeControl::Nodes(nodes),
-    );
-    let mut record = *record;
-    // A search that completed no iteration (it cannot at these budgets) keeps the
-    // old score rather than none.
+    let found = engine.analyse_blocking(&Game::from_position(position), TimeControl::Nodes(nodes));
     if found.depth > 0 {
-        record.score = stored_score(found.score);
+        stored_score(found.score)
+    } else {
+        old
     }
-    Block::Record(record)
+}
+
+/// The positions of `chunk` that need a search: those not in `known`, each once.
+fn positions_to_search(chunk: &[Block], known: &HashMap<Position, i16>) -> Vec<(Position, i16)> {
+    let mut seen = std::collections::HashSet::new();
+    chunk
+        .iter()
+        .filter_map(|block| match block {
+            Block::Record(r) if !known.contains_key(&r.position) && seen.insert(r.position) => {
+                Some((r.position, r.score))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Runs the rescoring to the end of the input.
 pub fn run(config: &RescoreConfig) -> Result<(), String> {
     let (input, _) = read_blocks(&config.data)?;
-    let (done, mut out) = open_output(config, &input)?;
+    let (done_blocks, mut out) = open_output(config, &input)?;
+    let done = done_blocks.len();
+    // The scores found so far, by position, an earlier run's among them.
+    let mut known: HashMap<Position, i16> = done_blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::Record(r) => Some((r.position, r.score)),
+            Block::Header(_) => None,
+        })
+        .collect();
+    drop(done_blocks);
     let threads = config.threads.max(1);
     let mut engines: Vec<Engine> = (0..threads)
         .map(|_| one_thread_engine(&config.evaluator, config.tables.as_ref(), HASH_MB))
@@ -133,31 +163,45 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
     let mut last_report = Instant::now();
     let mut changed = 0u64;
     let mut searched = 0u64;
+    let mut repeats = 0u64;
     for chunk_start in (done..input.len()).step_by(CHUNK) {
         let chunk = &input[chunk_start..(chunk_start + CHUNK).min(input.len())];
-        let mut results = vec![None; chunk.len()];
+        let todo = positions_to_search(chunk, &known);
         std::thread::scope(|scope| {
+            let todo = &todo;
             let handles: Vec<_> = engines
                 .iter_mut()
                 .enumerate()
                 .map(|(t, engine)| {
                     scope.spawn(move || {
-                        (t..chunk.len())
+                        todo.iter()
+                            .skip(t)
                             .step_by(threads)
-                            .map(|i| (i, rescore(engine, &chunk[i], config.nodes)))
+                            .map(|&(position, old)| {
+                                (position, search_score(engine, position, old, config.nodes))
+                            })
                             .collect::<Vec<_>>()
                     })
                 })
                 .collect();
             for handle in handles {
-                for (i, block) in handle.join().expect("a rescoring thread panicked") {
-                    results[i] = Some(block);
-                }
+                known.extend(handle.join().expect("a rescoring thread panicked"));
             }
         });
+        let records = chunk
+            .iter()
+            .filter(|b| matches!(b, Block::Record(_)))
+            .count();
+        repeats += (records - todo.len()) as u64;
+        let results = chunk.iter().map(|block| match block {
+            Block::Record(r) => Block::Record(Record {
+                score: known[&r.position],
+                ..*r
+            }),
+            header => *header,
+        });
         let mut bytes = Vec::with_capacity(chunk.len() * BLOCK);
-        for (new, old) in results.iter().zip(chunk) {
-            let new = new.expect("every block of the chunk is done");
+        for (new, old) in results.zip(chunk) {
             if let (Block::Record(n), Block::Record(o)) = (&new, old) {
                 searched += 1;
                 changed += u64::from(n.score != o.score);
@@ -183,7 +227,8 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
         eprintln!();
     }
     println!(
-        "{searched} positions rescored at {} nodes ({changed} scores changed), written to {} in {}",
+        "{searched} positions rescored at {} nodes ({changed} scores changed; {repeats} repeats \
+         of a position met before, searched once), written to {} in {}",
         config.nodes,
         config.out.display(),
         format_duration(start.elapsed())
