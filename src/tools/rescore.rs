@@ -141,6 +141,37 @@ fn positions_to_search(chunk: &[Block], known: &HashMap<Position, i16>) -> Vec<(
         .collect()
 }
 
+/// The scores of `todo`'s positions, each searched by one of the `engines` (one
+/// thread each, taking every n-th position).
+fn search_all(
+    engines: &mut [Engine],
+    todo: &[(Position, i16)],
+    nodes: u64,
+) -> Vec<(Position, i16)> {
+    let threads = engines.len();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = engines
+            .iter_mut()
+            .enumerate()
+            .map(|(t, engine)| {
+                scope.spawn(move || {
+                    todo.iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|&(position, old)| {
+                            (position, search_score(engine, position, old, nodes))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a rescoring thread panicked"))
+            .collect()
+    })
+}
+
 /// Runs the rescoring to the end of the input.
 pub fn run(config: &RescoreConfig) -> Result<(), String> {
     let (input, _) = read_blocks(&config.data)?;
@@ -167,27 +198,7 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
     for chunk_start in (done..input.len()).step_by(CHUNK) {
         let chunk = &input[chunk_start..(chunk_start + CHUNK).min(input.len())];
         let todo = positions_to_search(chunk, &known);
-        std::thread::scope(|scope| {
-            let todo = &todo;
-            let handles: Vec<_> = engines
-                .iter_mut()
-                .enumerate()
-                .map(|(t, engine)| {
-                    scope.spawn(move || {
-                        todo.iter()
-                            .skip(t)
-                            .step_by(threads)
-                            .map(|&(position, old)| {
-                                (position, search_score(engine, position, old, config.nodes))
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            for handle in handles {
-                known.extend(handle.join().expect("a rescoring thread panicked"));
-            }
-        });
+        known.extend(search_all(&mut engines, &todo, config.nodes));
         let records = chunk
             .iter()
             .filter(|b| matches!(b, Block::Record(_)))
