@@ -194,16 +194,13 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
     let mut last_report = Instant::now();
     let mut changed = 0u64;
     let mut searched = 0u64;
-    let mut repeats = 0u64;
+    // Positions searched; the other records written repeat one met before.
+    let mut fresh = 0u64;
     for chunk_start in (done..input.len()).step_by(CHUNK) {
         let chunk = &input[chunk_start..(chunk_start + CHUNK).min(input.len())];
         let todo = positions_to_search(chunk, &known);
         known.extend(search_all(&mut engines, &todo, config.nodes));
-        let records = chunk
-            .iter()
-            .filter(|b| matches!(b, Block::Record(_)))
-            .count();
-        repeats += (records - todo.len()) as u64;
+        fresh += todo.len() as u64;
         let results = chunk.iter().map(|block| match block {
             Block::Record(r) => Block::Record(Record {
                 score: known[&r.position],
@@ -237,6 +234,7 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
     if config.progress {
         eprintln!();
     }
+    let repeats = searched - fresh;
     println!(
         "{searched} positions rescored at {} nodes ({changed} scores changed; {repeats} repeats \
          of a position met before, searched once), written to {} in {}",
