@@ -610,6 +610,9 @@ fn the_pruning_param_sets_the_search_margins_by_name() {
     // No reverse futility or futility, no late-move pruning: a larger tree.
     let wider = nodes(&mut hub, "rfp-depth:0,futility-depth:0,lmp-depth:0");
     assert!(wider > usual, "{wider} nodes against {usual}");
+    // Late-move reductions capped at a ply: a larger tree too.
+    let capped = nodes(&mut hub, "lmr-max:1");
+    assert!(capped > usual, "{capped} nodes against {usual}");
     // The root's window is set the same way: one of a hundredth either side
     // fails and searches again.
     let narrow = nodes(&mut hub, "asp-window:1,asp-widening:1");

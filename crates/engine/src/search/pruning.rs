@@ -14,6 +14,11 @@ pub struct Pruning {
     /// Reduction = base/100 + ln(depth) ln(move number) / (div/100).
     pub lmr_base: i32,
     pub lmr_div: i32,
+    /// No move is reduced by more than this many plies (64: no cap). The
+    /// logarithmic reductions grow with the depth, to 5-6 plies for late moves at
+    /// depth 15-20, where Scan 2.0 never reduces more than 2; they were tuned at
+    /// depths a one-minute game at a real clock passes by (docs/tuning.md).
+    pub lmr_max: i32,
     /// Late-move pruning: at depth <= this, quiet moves after `base + depth^2` are skipped.
     pub lmp_depth: i32,
     pub lmp_base: i32,
@@ -59,6 +64,7 @@ impl Pruning {
         lmr_move: 2,
         lmr_base: 49,
         lmr_div: 149,
+        lmr_max: 64,
         lmp_depth: 3,
         lmp_base: 4,
         rfp_depth: 3,
@@ -87,11 +93,12 @@ type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
 
 /// The bounds keep every setting meaningful (a divisor is never zero, a depth
 /// never negative) without judging what plays well: that is for games.
-const FIELDS: [Field; 18] = [
+const FIELDS: [Field; 19] = [
     ("lmr-depth", 1, 64, |p| &mut p.lmr_depth),
     ("lmr-move", 1, 64, |p| &mut p.lmr_move),
     ("lmr-base", -1000, 1000, |p| &mut p.lmr_base),
     ("lmr-div", 10, 10_000, |p| &mut p.lmr_div),
+    ("lmr-max", 0, 64, |p| &mut p.lmr_max),
     ("lmp-depth", 0, 64, |p| &mut p.lmp_depth),
     ("lmp-base", 0, 1000, |p| &mut p.lmp_base),
     ("rfp-depth", 0, 64, |p| &mut p.rfp_depth),
