@@ -162,17 +162,25 @@ pub struct Reductions {
 }
 
 impl Reductions {
+    /// The table of `pruning`'s reduction terms, each entry within its cap.
     #[must_use]
-    pub fn new(base: i32, div: i32) -> Reductions {
+    pub fn new(pruning: &Pruning) -> Reductions {
+        let (base, div) = (f64::from(pruning.lmr_base), f64::from(pruning.lmr_div));
+        let max = f64::from(pruning.lmr_max);
         let mut table = vec![0u8; 64 * 64];
         for depth in 1..64 {
             for n in 1..64 {
-                let r = f64::from(base) / 100.0
-                    + (depth as f64).ln() * (n as f64).ln() / (f64::from(div) / 100.0);
-                table[depth * 64 + n] = r as u8;
+                let r = base / 100.0 + (depth as f64).ln() * (n as f64).ln() / (div / 100.0);
+                table[depth * 64 + n] = r.min(max) as u8;
             }
         }
         Reductions { table }
+    }
+
+    /// Whether two settings make different tables.
+    #[must_use]
+    pub fn differ(a: &Pruning, b: &Pruning) -> bool {
+        (a.lmr_base, a.lmr_div, a.lmr_max) != (b.lmr_base, b.lmr_div, b.lmr_max)
     }
 
     #[inline]
@@ -234,7 +242,7 @@ mod tests {
     #[test]
     fn reductions_grow() {
         let p = Pruning::DEFAULT;
-        let r = Reductions::new(p.lmr_base, p.lmr_div);
+        let r = Reductions::new(&p);
         assert!(r.get(2, 2) <= r.get(10, 20));
         assert_eq!(r.get(1, 1), 0);
     }

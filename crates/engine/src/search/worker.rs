@@ -141,7 +141,7 @@ impl<'a> Worker<'a> {
             keys,
             frames,
             histories: Histories::new(),
-            reductions: Reductions::new(Pruning::DEFAULT.lmr_base, Pruning::DEFAULT.lmr_div),
+            reductions: Reductions::new(&Pruning::DEFAULT),
             pruning: Pruning::DEFAULT,
             unflushed: 0,
             seldepth: 0,
@@ -166,8 +166,8 @@ impl<'a> Worker<'a> {
     /// The same worker pruning and reducing by these settings.
     #[must_use]
     pub fn with_pruning(mut self, pruning: Pruning) -> Worker<'a> {
-        if (pruning.lmr_base, pruning.lmr_div) != (self.pruning.lmr_base, self.pruning.lmr_div) {
-            self.reductions = Reductions::new(pruning.lmr_base, pruning.lmr_div);
+        if Reductions::differ(&pruning, &self.pruning) {
+            self.reductions = Reductions::new(&pruning);
         }
         self.pruning = pruning;
         self

@@ -160,11 +160,11 @@ impl Worker<'_> {
     }
 
     /// The late-move reduction of quiet move number `i` of `node`: by depth and
-    /// move number up to the cap, a ply less on the principal variation and for a
-    /// move whose history is good, and always leaving the child a ply to search.
+    /// move number (within the cap), a ply less on the principal variation and for
+    /// a move whose history is good, and always leaving the child a ply to search.
     #[inline(always)]
     fn reduction(&self, node: &Node, i: usize, move_score: i32) -> i32 {
-        let mut reduction = self.reductions.get(node.depth, i).min(self.pruning.lmr_max);
+        let mut reduction = self.reductions.get(node.depth, i);
         if node.pv_node {
             reduction -= 1;
         }
