@@ -613,6 +613,9 @@ fn the_pruning_param_sets_the_search_margins_by_name() {
     // Late-move reductions capped at a ply: a larger tree too.
     let capped = nodes(&mut hub, "lmr-max:1");
     assert!(capped > usual, "{capped} nodes against {usual}");
+    // Every quiet move's history counted as good: a ply less for each, a larger tree.
+    let trusting = nodes(&mut hub, "lmr-history:-1048576");
+    assert!(trusting > usual, "{trusting} nodes against {usual}");
     // The root's window is set the same way: one of a hundredth either side
     // fails and searches again.
     let narrow = nodes(&mut hub, "asp-window:1,asp-widening:1");

@@ -9,11 +9,6 @@ use kroon_rules::board::draw::DrawClock;
 use kroon_rules::board::movegen::has_capture;
 use kroon_rules::board::{Move, Position};
 
-/// A quiet move whose history score is above this (about an eighth of the
-/// table's bound) has cut off often lately: late-move reductions take a ply less from it.
-/// Chosen with the move ordering's packed keys, untuned since.
-const GOOD_HISTORY: i32 = 2000;
-
 impl Worker<'_> {
     /// Probcut: when a much shallower search beats beta by a margin, the full
     /// search would almost surely beat beta too. Scan prunes so; here it more than
@@ -168,7 +163,7 @@ impl Worker<'_> {
         if node.pv_node {
             reduction -= 1;
         }
-        if move_score > GOOD_HISTORY {
+        if move_score > self.pruning.lmr_history {
             reduction -= 1;
         }
         reduction.clamp(0, node.new_depth - 1)
