@@ -3,6 +3,7 @@
 //! ply on the search stack ([`Frame`]), with the move played from it ([`Played`]).
 
 use super::score::Score;
+use super::tt::Entry;
 use kroon_rules::board::draw::DrawClock;
 use kroon_rules::board::{Move, Position, Side};
 
@@ -29,6 +30,8 @@ pub(super) struct Node {
     pub futile: bool,
     /// Quiet moves from this number on are pruned unless they threaten a capture.
     pub lmp_limit: usize,
+    /// What the transposition table held for this node, if anything.
+    pub tt: Option<Entry>,
 }
 
 /// Per-ply scratch: the generated moves and their ordering keys.

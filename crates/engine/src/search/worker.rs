@@ -11,7 +11,7 @@ use super::picker::{Picker, KILLER_SCORES};
 use super::pruning::{Pruning, Reductions};
 use super::score::Score;
 use super::split_point::{SplitPoint, SplitPool};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::TranspositionTable;
 use crate::egdb::Tables;
 use crate::eval::network::accumulator::Accumulators;
 use crate::eval::Evaluator;
@@ -23,8 +23,10 @@ use std::sync::Arc;
 
 mod pruning;
 mod quiescence;
+mod singular;
 mod split;
 mod tables;
+mod transposition;
 
 use tables::TableProbe;
 
@@ -41,7 +43,7 @@ const NEAR_LEAF_MB: usize = 1;
 /// nodes/s so, against 1.65-1.69x, and reached depth 1.61x faster against 1.48x (96
 /// middle games, depth 16, 10 rounds taking turns position by position in every
 /// order); at depth <= 1 or <= 3, or at every depth, a little less.
-const FILTERED_DEPTH: i32 = 2;
+pub(super) const FILTERED_DEPTH: i32 = 2;
 /// Nodes a thread counts before it publishes them and looks at the clock.
 const FLUSH_NODES: u64 = 1024;
 
@@ -342,10 +344,11 @@ impl<'a> Worker<'a> {
             self.seldepth = ply;
         }
         let key = pos.key();
-        let tt_index = match self.probe(key, depth, ply, alpha, beta, pv_node) {
-            Ok(index) => index,
+        let tt = match self.probe(key, depth, ply, alpha, beta, pv_node) {
+            Ok(entry) => entry,
             Err(cut) => return cut,
         };
+        let tt_index = tt.and_then(|e| e.move_index);
         if prune && !pv_node {
             if let Some(score) = self.probcut(pos, clock, beta, depth, ply) {
                 return score;
@@ -353,13 +356,15 @@ impl<'a> Worker<'a> {
         }
 
         let moves = self.generate_moves(pos, ply);
-        let node = match self.prepare(pos, clock, &moves, alpha, beta, depth, ply, pv_node, prune) {
-            Ok(node) => node,
-            Err(score) => {
-                self.frames[ply].moves = moves;
-                return score;
-            }
-        };
+        let mut node =
+            match self.prepare(pos, clock, &moves, alpha, beta, depth, ply, pv_node, prune) {
+                Ok(node) => node,
+                Err(score) => {
+                    self.frames[ply].moves = moves;
+                    return score;
+                }
+            };
+        node.tt = tt;
         let mut order = std::mem::take(&mut self.frames[ply].order);
         let picker = self.order_moves(&mut order, pos, &moves, tt_index, node.capture, ply);
         let (best, best_index) = self.search_moves(&node, &moves, picker, alpha);
@@ -438,66 +443,6 @@ impl<'a> Worker<'a> {
         picker
     }
 
-    /// Keeps a node's result in the table: its best score, a bound by where it fell
-    /// against the window it was searched with, and the list index of its best move.
-    #[inline(always)]
-    fn store(
-        &self,
-        key: Key,
-        (alpha, beta): (Score, Score),
-        best: Score,
-        best_index: Option<usize>,
-        depth: i32,
-        ply: usize,
-    ) {
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_index = best_index.filter(|&i| i < 255).map(|i| i as u8);
-        self.table(depth)
-            .store(key, best.stored_at(ply as u32), depth, bound, stored_index);
-    }
-
-    /// Looks the node up: `Err` with the stored score when it settles the node (never
-    /// on the principal variation, which must be searched for its moves), else the
-    /// stored best move's index, if any.
-    #[inline(always)]
-    fn probe(
-        &self,
-        key: Key,
-        depth: i32,
-        ply: usize,
-        alpha: Score,
-        beta: Score,
-        pv_node: bool,
-    ) -> Result<Option<u8>, Score> {
-        let table = self.table(depth);
-        let entry = if depth <= FILTERED_DEPTH && !table.may_hold(key) {
-            None
-        } else {
-            table.probe(key)
-        };
-        let Some(e) = entry else {
-            return Ok(None);
-        };
-        if !pv_node && e.depth >= depth {
-            let s = e.score.loaded_at(ply as u32);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return Err(s);
-            }
-        }
-        Ok(e.move_index)
-    }
-
     /// The move loop of `node`: its moves as the `picker` hands them out, each
     /// searched by [`Worker::search_move`], until one beats beta. Returns the best
     /// score and the list index of the move that raised alpha last, if any.
@@ -512,6 +457,7 @@ impl<'a> Worker<'a> {
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let n = picker.len();
+        let singular = self.singular(node, moves);
         for i in 0..n {
             // Young brothers wait: the first move is searched alone, since it often
             // cuts off; after it, idle threads may share the others.
@@ -520,7 +466,11 @@ impl<'a> Worker<'a> {
             }
             let pick = picker.pick();
             let mv = moves[pick.index];
-            let Some(score) = self.search_move(node, i, mv, pick.score, alpha, best, None) else {
+            let at = match &singular {
+                Some((index, extended)) if i == 0 && *index == pick.index => extended,
+                _ => node,
+            };
+            let Some(score) = self.search_move(at, i, mv, pick.score, alpha, best, None) else {
                 continue;
             };
             if self.stopped {

@@ -124,6 +124,7 @@ impl Worker<'_> {
             capture,
             futile,
             lmp_limit,
+            tt: None,
         })
     }
 
