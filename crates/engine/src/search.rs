@@ -16,9 +16,11 @@
 //! | `root.rs` | one search from the root: iterative deepening, when to stop, what the tables say of the root, the helper threads, the move to play |
 //! | `worker.rs` | one thread's search: the aspiration windows of an iteration, the principal variation search of a node, its move loop |
 //! | `worker/pruning.rs` | the worker's pruning: probcut, futility, late-move pruning and reductions |
+//! | `worker/singular.rs` | the singular extension: the table's move a ply deeper when it alone holds the score |
 //! | `worker/quiescence.rs` | the captures played out below the depth, the threats and offers at the horizon |
 //! | `worker/split.rs` | the worker at split points: sharing a node's moves, helping at others' |
 //! | `worker/tables.rs` | the endgame tables inside the tree |
+//! | `worker/transposition.rs` | the transposition table inside the tree: a node's probe and store |
 //! | `split_point.rs` | the split points the threads share, and the pool of those open |
 //! | `picker.rs` | move ordering at a node: the moves handed out best first |
 //! | `history.rs` | what a thread learns about quiet moves: killers, histories |
