@@ -348,7 +348,6 @@ impl<'a> Worker<'a> {
             Ok(entry) => entry,
             Err(cut) => return cut,
         };
-        let tt_index = tt.and_then(|e| e.move_index);
         if prune && !pv_node {
             if let Some(score) = self.probcut(pos, clock, beta, depth, ply) {
                 return score;
@@ -366,6 +365,7 @@ impl<'a> Worker<'a> {
             };
         node.tt = tt;
         let mut order = std::mem::take(&mut self.frames[ply].order);
+        let tt_index = tt.and_then(|e| e.move_index);
         let picker = self.order_moves(&mut order, pos, &moves, tt_index, node.capture, ply);
         let (best, best_index) = self.search_moves(&node, &moves, picker, alpha);
         let best = best.clamp(table_bounds.0, table_bounds.1);
@@ -562,11 +562,7 @@ impl<'a> Worker<'a> {
         if threat == Some(false) {
             return None;
         }
-        let child_clock = node.clock.after(&node.pos, mv, &child);
-        self.enter(node.ply + 1, &child);
-        self.count_node();
-        self.keys.push(child.key());
-        self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
+        let child_clock = self.step_into(node, mv, &child);
         let score = if i == 0 {
             self.search_full_window(node, &child, child_clock, alpha, node.pv_node)
         } else {
@@ -575,6 +571,19 @@ impl<'a> Worker<'a> {
         };
         self.keys.pop();
         Some(score)
+    }
+
+    /// Moves the search from `node` to `child`, its position after `mv`: the
+    /// child's accumulators, its node counted, its key on the path (the caller pops
+    /// it after the child's search) and `mv` as the move played at the node.
+    /// Returns the child's draw clock.
+    #[inline(always)]
+    fn step_into(&mut self, node: &Node, mv: Move, child: &Position) -> DrawClock {
+        self.enter(node.ply + 1, child);
+        self.count_node();
+        self.keys.push(child.key());
+        self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
+        node.clock.after(&node.pos, mv, child)
     }
 
     /// Searches a move after the first, whose position is `child`: with a null

@@ -4,7 +4,7 @@
 //! only defence against one); a deeper look at it costs little, since it is alone.
 
 use super::Worker;
-use crate::search::node::{Node, Played, MAX_PLY};
+use crate::search::node::{Node, MAX_PLY};
 use crate::search::score::Score;
 use crate::search::tt::Bound;
 use kroon_rules::board::Move;
@@ -42,11 +42,7 @@ impl Worker<'_> {
                 continue;
             }
             let child = node.pos.play(mv);
-            let clock = node.clock.after(&node.pos, mv, &child);
-            self.enter(node.ply + 1, &child);
-            self.count_node();
-            self.keys.push(child.key());
-            self.frames[node.ply].played = Some(Played::new(&node.pos, mv));
+            let clock = self.step_into(node, mv, &child);
             let (low, high) = (Score(-bar.0), Score(-bar.0 + 1));
             let s = -self.search(
                 &child,
