@@ -616,6 +616,11 @@ fn the_pruning_param_sets_the_search_margins_by_name() {
     // Every quiet move's history counted as good: a ply less for each, a larger tree.
     let trusting = nodes(&mut hub, "lmr-history:-1048576");
     assert!(trusting > usual, "{trusting} nodes against {usual}");
+    // History pruning is set the same way (what it prunes: the worker's unit
+    // test). From the start position its tree is not smaller: the pruned lines
+    // change the move order and the root's windows.
+    let pruned = nodes(&mut hub, "history-prune-depth:3,history-prune-margin:0");
+    assert_ne!(pruned, usual);
     // The root's window is set the same way: one of a hundredth either side
     // fails and searches again.
     let narrow = nodes(&mut hub, "asp-window:1,asp-widening:1");

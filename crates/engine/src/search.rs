@@ -15,7 +15,7 @@
 //! |---|---|
 //! | `root.rs` | one search from the root: iterative deepening, when to stop, what the tables say of the root, the helper threads, the move to play |
 //! | `worker.rs` | one thread's search: the aspiration windows of an iteration, the principal variation search of a node, its move loop |
-//! | `worker/pruning.rs` | the worker's pruning: probcut, futility, late-move pruning and reductions |
+//! | `worker/pruning.rs` | the worker's pruning: probcut, reverse futility, futility, late-move and history pruning, late-move reductions |
 //! | `worker/singular.rs` | the singular extension: the table's move a ply deeper when it alone holds the score |
 //! | `worker/quiescence.rs` | the captures played out below the depth, the threats and offers at the horizon |
 //! | `worker/split.rs` | the worker at split points: sharing a node's moves, helping at others' |

@@ -30,6 +30,9 @@ pub(super) struct Node {
     pub futile: bool,
     /// Quiet moves from this number on are pruned unless they threaten a capture.
     pub lmp_limit: usize,
+    /// Quiet moves whose ordering score (their summed history) is below this are
+    /// pruned unless they threaten a capture (`i32::MIN`: none is).
+    pub history_floor: i32,
     /// What the transposition table held for this node, if anything.
     pub tt: Option<Entry>,
 }

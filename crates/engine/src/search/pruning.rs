@@ -28,6 +28,13 @@ pub struct Pruning {
     /// Late-move pruning: at depth <= this, quiet moves after `base + depth^2` are skipped.
     pub lmp_depth: i32,
     pub lmp_base: i32,
+    /// History pruning (0: off, the default): away from the principal variation, at
+    /// depth <= this, a quiet move whose summed history is below -margin x depth is
+    /// skipped as late-move pruning skips the moves past its count: moves that
+    /// failed low again and again lately, before that count is reached. As with
+    /// the other pruning, a move that offers a capture is searched.
+    pub history_prune_depth: i32,
+    pub history_prune_margin: i32,
     /// Reverse futility: return the static eval when it beats beta by margin x depth.
     pub rfp_depth: i32,
     pub rfp_margin: i32,
@@ -82,6 +89,8 @@ impl Pruning {
         lmr_history: 2000,
         lmp_depth: 3,
         lmp_base: 4,
+        history_prune_depth: 0,
+        history_prune_margin: 1000,
         rfp_depth: 3,
         rfp_margin: 84,
         futility_depth: 2,
@@ -110,7 +119,7 @@ type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
 
 /// The bounds keep every setting meaningful (a divisor is never zero, a depth
 /// never negative) without judging what plays well: that is for games.
-const FIELDS: [Field; 22] = [
+const FIELDS: [Field; 24] = [
     ("lmr-depth", 1, 64, |p| &mut p.lmr_depth),
     ("lmr-move", 1, 64, |p| &mut p.lmr_move),
     ("lmr-base", -1000, 1000, |p| &mut p.lmr_base),
@@ -119,6 +128,10 @@ const FIELDS: [Field; 22] = [
     ("lmr-history", -(1 << 20), 1 << 20, |p| &mut p.lmr_history),
     ("lmp-depth", 0, 64, |p| &mut p.lmp_depth),
     ("lmp-base", 0, 1000, |p| &mut p.lmp_base),
+    ("history-prune-depth", 0, 64, |p| &mut p.history_prune_depth),
+    ("history-prune-margin", 0, 1 << 20, |p| {
+        &mut p.history_prune_margin
+    }),
     ("rfp-depth", 0, 64, |p| &mut p.rfp_depth),
     ("rfp-margin", 0, 10_000, |p| &mut p.rfp_margin),
     ("futility-depth", 0, 64, |p| &mut p.futility_depth),

@@ -255,6 +255,7 @@ mod tests {
             capture: false,
             futile: false,
             lmp_limit: usize::MAX,
+            history_floor: i32::MIN,
             tt: None,
         }
     }

@@ -553,10 +553,11 @@ impl<'a> Worker<'a> {
         // quiet: a non-capture adds a king only by crowning.
         let crowns = child.king_bits().count_ones() != node.pos.king_bits().count_ones();
         let quiet = !node.capture && move_score < KILLER_SCORES[1] && !crowns;
-        // Futility and late-move pruning spare only the moves that threaten a capture.
+        // Futility, late-move and history pruning spare only the moves that
+        // threaten a capture.
         let prunable = i > 0
             && quiet
-            && (node.futile || i >= node.lmp_limit)
+            && (node.futile || i >= node.lmp_limit || move_score < node.history_floor)
             && best > -Score(Score::WIN_BAND);
         let threat = prunable.then(|| has_capture(&child));
         if threat == Some(false) {

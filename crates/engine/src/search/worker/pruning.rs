@@ -1,6 +1,6 @@
 //! Where a worker applies the margins of [`crate::search::pruning`]: probcut,
 //! reverse futility, the decisions taken before a node's move loop (the extension,
-//! futility and late-move pruning), and late-move reductions.
+//! futility, late-move and history pruning), and late-move reductions.
 
 use super::Worker;
 use crate::search::node::{Node, MAX_PLY};
@@ -58,7 +58,7 @@ impl Worker<'_> {
     }
 
     /// The decisions taken before a node's move loop, given its legal `moves`: the
-    /// extension, futility and late-move pruning. `Err` with the node's score when
+    /// extension, futility, late-move and history pruning. `Err` with the node's score when
     /// it needs no loop: it has no legal move (a loss), or reverse futility returns
     /// its static score.
     #[inline(always)]
@@ -112,6 +112,12 @@ impl Worker<'_> {
         } else {
             usize::MAX
         };
+        let history_floor =
+            if !pv_node && depth <= self.pruning.history_prune_depth && !alpha.is_decisive() {
+                -self.pruning.history_prune_margin * depth
+            } else {
+                i32::MIN
+            };
         Ok(Node {
             pos: *pos,
             clock,
@@ -124,6 +130,7 @@ impl Worker<'_> {
             capture,
             futile,
             lmp_limit,
+            history_floor,
             tt: None,
         })
     }
@@ -168,5 +175,62 @@ impl Worker<'_> {
             reduction -= 1;
         }
         reduction.clamp(0, node.new_depth - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Evaluator;
+    use crate::search::control::Control;
+    use crate::search::pruning::Pruning;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::GoMode;
+    use crate::time_control::TimeControl;
+    use kroon_rules::board::movegen::generate;
+
+    /// A middle game with contact (tests/search.rs's two-for-one shot): some quiet
+    /// moves offer a capture, others do not.
+    const CONTACT: &str = "W:W26,27,32,35,37,38,39,40,41,42,43,45,46,47,48,49,50:B1,2,3,5,6,7,8,9,10,11,12,15,16,17,18,20,29";
+
+    #[test]
+    fn history_pruning_skips_a_quiet_move_below_its_floor_unless_it_offers_a_capture() {
+        let pos = Position::from_fen(CONTACT).unwrap();
+        let clock = DrawClock::start(&pos);
+        let tt = TranspositionTable::new(1);
+        let control = Control::new(TimeControl::Infinite, GoMode::Analyze, 40, 0);
+        let eval = Evaluator::default();
+        let pruning = Pruning {
+            history_prune_depth: 3,
+            history_prune_margin: 100,
+            ..Pruning::DEFAULT
+        };
+        let mut worker =
+            Worker::new(&tt, &control, &eval, vec![pos.key()], None).with_pruning(pruning);
+        worker.start_at(1, &pos);
+        let mut moves = Vec::new();
+        generate(&pos, &mut moves);
+        let (wide, narrow) = (Score(-500), Score(500));
+        let prepare = |worker: &mut Worker, depth: i32, pv_node: bool| {
+            worker
+                .prepare(&pos, clock, &moves, wide, narrow, depth, 1, pv_node, true)
+                .unwrap()
+        };
+        // The floor: -margin x depth away from the principal variation, to its depth.
+        assert_eq!(prepare(&mut worker, 3, false).history_floor, -300);
+        assert_eq!(prepare(&mut worker, 4, false).history_floor, i32::MIN);
+        assert_eq!(prepare(&mut worker, 2, true).history_floor, i32::MIN);
+        let node = prepare(&mut worker, 2, false);
+        let offers = |mv: &Move| has_capture(&pos.play(*mv));
+        let quiet = moves.iter().find(|m| !offers(m)).expect("a quiet move");
+        let offer = moves
+            .iter()
+            .find(|m| offers(m))
+            .expect("a move offering a capture");
+        let mut search =
+            |mv: Move, score: i32| worker.search_move(&node, 1, mv, score, wide, wide, None);
+        assert!(search(*quiet, -201).is_none(), "below the floor: pruned");
+        assert!(search(*quiet, -200).is_some(), "at the floor: searched");
+        assert!(search(*offer, -10_000).is_some(), "an offer is searched");
     }
 }

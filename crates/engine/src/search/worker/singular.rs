@@ -111,6 +111,7 @@ mod tests {
             capture: false,
             futile: false,
             lmp_limit: usize::MAX,
+            history_floor: i32::MIN,
             tt: tt.probe(pos.key()),
         };
         let found = worker.singular(&node, &moves);
