@@ -90,7 +90,7 @@ impl Pruning {
         lmp_depth: 3,
         lmp_base: 4,
         history_prune_depth: 0,
-        history_prune_margin: 1000,
+        history_prune_margin: 100,
         rfp_depth: 3,
         rfp_margin: 84,
         futility_depth: 2,
