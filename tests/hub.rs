@@ -621,6 +621,10 @@ fn the_pruning_param_sets_the_search_margins_by_name() {
     // change the move order and the root's windows.
     let pruned = nodes(&mut hub, "history-prune-depth:3,history-prune-margin:0");
     assert_ne!(pruned, usual);
+    // The static score corrected by the men's formations (what the tables learn:
+    // the worker's unit tests) is set the same way.
+    let corrected = nodes(&mut hub, "correction:400");
+    assert_ne!(corrected, usual);
     // The root's window is set the same way: one of a hundredth either side
     // fails and searches again.
     let narrow = nodes(&mut hub, "asp-window:1,asp-widening:1");

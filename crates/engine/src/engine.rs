@@ -19,6 +19,7 @@ use crate::egdb::Tables;
 use crate::eval::Evaluator;
 use crate::random::Rng;
 use crate::search::control::Control;
+use crate::search::correction::Corrections;
 use crate::search::root::{self, SearchParams};
 use crate::search::tt::TranspositionTable;
 use kroon_rules::game::Game;
@@ -232,6 +233,9 @@ pub struct Engine {
     /// The searches `go` has started, which number them.
     searches: u64,
     tt: Arc<TranspositionTable>,
+    /// What this game's searches found the static score to miss, by the men's
+    /// formations: kept across the game's moves and cleared with the table.
+    corrections: Arc<Corrections>,
     control: Option<Arc<Control>>,
     handle: Option<JoinHandle<SearchResult>>,
     /// The threads of searches with more than one, made when first needed.
@@ -260,6 +264,7 @@ impl Engine {
             options,
             searches: 0,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            corrections: Arc::new(Corrections::new()),
             control: None,
             handle: None,
             workers: None,
@@ -362,6 +367,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.finish();
         self.tt.clear();
+        self.corrections.clear();
     }
 
     /// Starts searching the game's current position and returns at once. The game's
@@ -405,6 +411,7 @@ impl Engine {
             tables: self.endgame.tables.clone(),
             table_pieces: self.endgame.pieces,
             pruning: self.pruning,
+            corrections: Arc::clone(&self.corrections),
         };
         let pieces = game.position().occupied().count();
         let settled = self

@@ -20,6 +20,7 @@
 //! | `worker/quiescence.rs` | the captures played out below the depth, the threats and offers at the horizon |
 //! | `worker/split.rs` | the worker at split points: sharing a node's moves, helping at others' |
 //! | `worker/tables.rs` | the endgame tables inside the tree |
+//! | `worker/correction.rs` | the correction of the static score inside the tree: read at each evaluation, learned from each node's result |
 //! | `worker/transposition.rs` | the transposition table inside the tree: a node's probe and store |
 //! | `split_point.rs` | the split points the threads share, and the pool of those open |
 //! | `picker.rs` | move ordering at a node: the moves handed out best first |
@@ -27,12 +28,14 @@
 //! | `node.rs` | what one node knows (bounds, depth, ply), its frame on the stack, `MAX_PLY` |
 //! | `control.rs` | what the threads share besides the table: the stop flag, the node count, the clock |
 //! | `eval_cache.rs` | a thread's cache of static scores by position key |
+//! | `correction.rs` | a thread's correction of the static score by the men's formations |
 //! | `tt.rs`, `presence.rs` | the shared transposition table, and the filter of the keys it may hold |
 //! | `time.rs` | the limits (the deepest among them) and the time each allows |
 //! | `pruning.rs` | the margins of pruning and reductions, by name, and the reduction table |
 //! | `score.rs` | scores, and wins and losses in so many plies |
 
 pub(crate) mod control;
+pub(crate) mod correction;
 mod eval_cache;
 mod history;
 mod node;

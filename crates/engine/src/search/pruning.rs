@@ -73,6 +73,10 @@ pub struct Pruning {
     /// a widening of at least 1 so that a window of 1 still opens at last).
     pub aspiration_window: i32,
     pub aspiration_widening: i32,
+    /// The static score corrected by what this move's searches found in the same
+    /// men's formations (`correction.rs`), at this percent of the tables' mean
+    /// (0: off, the default).
+    pub correction: i32,
 }
 
 impl Pruning {
@@ -105,6 +109,7 @@ impl Pruning {
         singular_margin: 2,
         aspiration_window: 18,
         aspiration_widening: 10,
+        correction: 0,
     };
 }
 
@@ -119,7 +124,7 @@ type Field = (&'static str, i32, i32, fn(&mut Pruning) -> &mut i32);
 
 /// The bounds keep every setting meaningful (a divisor is never zero, a depth
 /// never negative) without judging what plays well: that is for games.
-const FIELDS: [Field; 24] = [
+const FIELDS: [Field; 25] = [
     ("lmr-depth", 1, 64, |p| &mut p.lmr_depth),
     ("lmr-move", 1, 64, |p| &mut p.lmr_move),
     ("lmr-base", -1000, 1000, |p| &mut p.lmr_base),
@@ -146,6 +151,7 @@ const FIELDS: [Field; 24] = [
     ("singular-margin", 0, 10_000, |p| &mut p.singular_margin),
     ("asp-window", 1, 1000, |p| &mut p.aspiration_window),
     ("asp-widening", 1, 1000, |p| &mut p.aspiration_widening),
+    ("correction", 0, 400, |p| &mut p.correction),
 ];
 
 impl Pruning {

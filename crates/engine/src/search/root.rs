@@ -78,6 +78,9 @@ pub struct SearchParams {
     pub table_pieces: u32,
     /// The margins of pruning and reductions.
     pub pruning: crate::search::pruning::Pruning,
+    /// What the game's searches so far found the static score to miss (used when
+    /// `pruning.correction` says so).
+    pub corrections: std::sync::Arc<crate::search::correction::Corrections>,
 }
 
 /// A search whose root the tables settle as a draw or a loss plays a move that keeps
@@ -256,10 +259,12 @@ fn search_on_threads(
                 let tables = params.tables.as_deref();
                 let pieces = params.table_pieces;
                 let pruning = params.pruning;
+                let corrections = &*params.corrections;
                 scope.spawn(move |_| {
                     Worker::new(tt, control, eval, keys, Some(pool))
                         .with_tables(tables, pieces)
                         .with_pruning(pruning)
+                        .with_corrections(corrections)
                         .help();
                 });
             }
@@ -313,7 +318,8 @@ fn deepen(
     .min(plan.max_depth);
     let mut worker = Worker::new(tt, control, &params.evaluator, params.keys.clone(), shared)
         .with_tables(params.tables.as_deref(), params.table_pieces)
-        .with_pruning(params.pruning);
+        .with_pruning(params.pruning)
+        .with_corrections(&params.corrections);
     worker.restrict_root(plan.moves.clone());
     let mut best: Option<Iteration> = None;
     let mut unfinished = None;

@@ -15,12 +15,14 @@ use super::tt::TranspositionTable;
 use crate::egdb::Tables;
 use crate::eval::network::accumulator::Accumulators;
 use crate::eval::Evaluator;
+use crate::search::correction::Corrections;
 use crate::search::eval_cache::EvalCache;
 use kroon_rules::board::draw::{is_repeated, DrawClock};
 use kroon_rules::board::movegen::{generate, has_capture};
 use kroon_rules::board::{Key, Move, Position};
 use std::sync::Arc;
 
+mod correction;
 mod pruning;
 mod quiescence;
 mod singular;
@@ -80,6 +82,10 @@ pub struct Worker<'a> {
     accumulators: Option<Accumulators>,
     /// Static scores of positions evaluated lately (see `eval_cache.rs`).
     eval_cache: EvalCache,
+    /// What this game's searches found the static score to miss, by the men's
+    /// formations (see `correction.rs`; read and written only when the setting is
+    /// on, and only by a worker given them).
+    corrections: Option<&'a Corrections>,
     /// Keys of the game before the root and of the path from the root; the current
     /// node's key is last.
     keys: Vec<Key>,
@@ -140,6 +146,7 @@ impl<'a> Worker<'a> {
                 _ => None,
             },
             eval_cache: EvalCache::new(),
+            corrections: None,
             keys,
             frames,
             histories: Histories::new(),
@@ -165,6 +172,14 @@ impl<'a> Worker<'a> {
         self
     }
 
+    /// The same worker correcting its static scores in these tables (when the
+    /// setting says so) and teaching them what it finds.
+    #[must_use]
+    pub fn with_corrections(mut self, corrections: &'a Corrections) -> Worker<'a> {
+        self.corrections = Some(corrections);
+        self
+    }
+
     /// The same worker pruning and reducing by these settings.
     #[must_use]
     pub fn with_pruning(mut self, pruning: Pruning) -> Worker<'a> {
@@ -180,12 +195,23 @@ impl<'a> Worker<'a> {
         self.root_moves = moves;
     }
 
-    /// The static score of `pos`, which stands at `ply` (see [`Evaluator::evaluate`]).
+    /// The static score of `pos`, which stands at `ply`, as the search uses it: the
+    /// evaluation's, corrected when the setting says so (see `worker/correction.rs`).
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let score = self.evaluation(pos, ply);
+        if self.pruning.correction == 0 {
+            return score;
+        }
+        self.corrected(pos, score)
+    }
+
+    /// The evaluation's score of `pos`, which stands at `ply` (see [`Evaluator::evaluate`]).
     /// A network's first layer is kept along the path, so that an evaluation
     /// costs the rows that the moves since the last one changed, not those of
     /// every piece: see `docs/learning.md` for what it gained.
     #[inline(always)]
-    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+    fn evaluation(&mut self, pos: &Position, ply: usize) -> i32 {
         let key = pos.key();
         if let Some(score) = self.eval_cache.get(key) {
             return score;
@@ -371,6 +397,9 @@ impl<'a> Worker<'a> {
         let best = best.clamp(table_bounds.0, table_bounds.1);
         if !self.stopped {
             self.store(key, (alpha, beta), best, best_index, depth, ply);
+            if self.pruning.correction != 0 {
+                self.learn_correction(&node, alpha, best, table_bounds);
+            }
         }
         self.frames[ply].moves = moves;
         self.frames[ply].order = order;
