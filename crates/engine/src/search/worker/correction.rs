@@ -121,23 +121,23 @@ mod tests {
                 .prepare(&pos, clock, &moves, wide, Score(beta), 6, 0, true, true)
                 .unwrap()
         };
-        let learned = |_: &Worker| tables.of(&pos, 100);
+        let learned = || tables.of(&pos, 100);
         // A cut-off below the static score: the truth may be higher, nothing learned.
         let low_beta = node(static_score - 100);
         let wide = -Score::INFINITE;
         worker.learn_correction(&low_beta, wide, Score(static_score - 50), open);
-        assert_eq!(learned(&worker), 0);
+        assert_eq!(learned(), 0);
         // A fail low above the static score says nothing either.
         let high = Score(static_score + 50);
         worker.learn_correction(&node(static_score + 200), high, high, open);
-        assert_eq!(learned(&worker), 0);
+        assert_eq!(learned(), 0);
         // A cut-off above it teaches that the formation is better than scored.
         worker.learn_correction(&low_beta, wide, Score(static_score + 100), open);
-        assert!(learned(&worker) > 0);
+        assert!(learned() > 0);
         // What the endgame tables bounded teaches nothing.
-        let before = learned(&worker);
+        let before = learned();
         let bounded = (Score(-100), Score::INFINITE);
         worker.learn_correction(&low_beta, wide, Score(static_score + 300), bounded);
-        assert_eq!(learned(&worker), before);
+        assert_eq!(learned(), before);
     }
 }
