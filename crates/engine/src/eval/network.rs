@@ -361,9 +361,11 @@ impl Network {
             for (c, s) in part.chunks_exact_mut(LANES).zip(sums.chunks_exact(LANES)) {
                 let (c, s) = (lanes_mut(c), lanes(s));
                 for j in 0..LANES {
-                    // max and min, not `clamp`: the compiler made `clamp` a
-                    // compare and move a unit, where these are one vector
-                    // instruction each (the scalar loop cost a fifth of a node).
+                    // max and min, not `clamp`: from b792aec on (a change to
+                    // the trainer alone; under fat LTO the choice is the whole
+                    // program's) the compiler made `clamp` a compare and move a
+                    // unit, a fifth of a node; these are one vector instruction
+                    // each whatever the code around them.
                     c[j] = s[j].max(0).min(ACTIVATION as i16);
                 }
             }
