@@ -470,6 +470,7 @@ fn a_network_fit_goes_on_from_a_network_file() {
     let out = network(&widened, "16", &init);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report = text(&out.stdout);
+    let report_of_widened = report.clone();
     let start = loss(&report, "the starting network: validation loss ");
     assert!(
         (start - fitted).abs() < 1e-4,
@@ -491,6 +492,24 @@ fn a_network_fit_goes_on_from_a_network_file() {
         "32 units from 16: {start} against {fitted}"
     );
     let replies = hub_with_weights(&wide);
+    assert!(
+        replies.lines().any(|l| l.starts_with("done move=")),
+        "{replies}"
+    );
+
+    // Pair inputs added to a network start where it scores (their weights at
+    // zero), and the network fitted with them plays.
+    let two_views = loss(&report_of_widened, "the integer network: validation loss ");
+    let paired = dir.join("pairs.net");
+    let init = ["--views", "2", "--pairs", "--init", widened.to_str().unwrap()];
+    let out = network(&paired, "16", &init);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let start = loss(&text(&out.stdout), "the starting network: validation loss ");
+    assert!(
+        (start - two_views).abs() < 1e-4,
+        "pairs added: {start} against {two_views}"
+    );
+    let replies = hub_with_weights(&paired);
     assert!(
         replies.lines().any(|l| l.starts_with("done move=")),
         "{replies}"

@@ -33,6 +33,13 @@ pub struct TrainArgs {
     /// learns on from there.
     #[arg(long, value_parser = ["clipped", "squared"])]
     pub activation: Option<String>,
+    /// The network's first layer also sums pair inputs: what stands on the two
+    /// squares of each diagonal step of the board, the board's local formations
+    /// (the file's format version 5). A network started from one without them
+    /// gets their weights at zero and scores as before; one started from a
+    /// network with them keeps them whether or not this is given.
+    #[arg(long)]
+    pub pairs: bool,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Weight of the game's result in the target; the rest is the search's score.
@@ -332,6 +339,7 @@ fn network_model(args: &TrainArgs) -> Result<crate::tools::fitting::Model, Strin
         views: args.views,
         buckets: args.buckets,
         squared,
+        pairs: args.pairs || init.as_ref().is_some_and(|net| net.pairs),
         init,
     })
 }

@@ -32,6 +32,8 @@ pub enum Model {
         buckets: usize,
         /// Squared activations ([`crate::eval::network::Network::squared`]).
         squared: bool,
+        /// Pair inputs ([`crate::eval::network::Network::pairs`]).
+        pairs: bool,
         init: Option<crate::eval::network::Network>,
     },
 }

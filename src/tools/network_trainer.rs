@@ -16,9 +16,10 @@ use super::fitting::{
     Model, TrainConfig,
 };
 use crate::board::Position;
+use crate::eval::network::pairs::{pair_inputs, PAIRS};
 use crate::eval::network::{bucket, features_seen_by, Network, Pieces, FEATURES};
 use crate::eval::Evaluator;
-use model::{FloatNetwork, Scratch};
+use model::{float_inputs, FloatNetwork, Scratch};
 use std::time::Instant;
 
 /// One training position.
@@ -47,41 +48,52 @@ impl Sample {
 
 /// A position's inputs as each side sees it (the side to move's first), as the
 /// float network takes them: each piece's shared input, and for a bucketed
-/// network its input in the view's bucket too (see [`model`]). At most 40 pieces.
+/// network its input in the view's bucket too (see [`model`]); then, with pairs,
+/// each pair's that holds a piece. At most 40 pieces and 81 pairs.
 struct Inputs {
-    lists: [[u16; 80]; 2],
-    len: usize,
+    lists: [[u16; 2 * 40 + PAIRS]; 2],
+    lens: [usize; 2],
 }
 
 impl Inputs {
-    /// The inputs of `pos` for a network of `buckets` input weight sets.
-    fn of(pos: &Position, buckets: usize) -> Inputs {
-        let mut lists = [[0u16; 80]; 2];
-        let mut len = 0;
+    /// The inputs of `pos` for a network of `buckets` input weight sets, with
+    /// `pairs` inputs or not.
+    fn of(pos: &Position, buckets: usize, pairs: bool) -> Inputs {
+        let mut lists = [[0u16; 2 * 40 + PAIRS]; 2];
+        let mut lens = [0; 2];
         let side = pos.side_to_move();
-        for (list, view) in lists.iter_mut().zip([side, side.opponent()]) {
-            len = 0;
-            let own = FEATURES * (1 + bucket(Pieces::of(pos), view));
+        let pieces = Pieces::of(pos);
+        for ((list, len), view) in lists.iter_mut().zip(&mut lens).zip([side, side.opponent()]) {
+            let own = FEATURES * (1 + bucket(pieces, view));
+            let mut push = |f: usize| {
+                list[*len] = f as u16;
+                *len += 1;
+            };
             features_seen_by(pos, view, |f| {
-                list[len] = f as u16;
-                len += 1;
+                push(f);
                 if buckets > 1 {
-                    list[len] = (own + f) as u16;
-                    len += 1;
+                    push(own + f);
                 }
             });
+            if pairs {
+                let first = float_inputs(buckets);
+                pair_inputs(pieces, view, |f| push(first + f));
+            }
         }
-        Inputs { lists, len }
+        Inputs { lists, lens }
     }
 
     fn views(&self) -> [&[u16]; 2] {
-        [&self.lists[0][..self.len], &self.lists[1][..self.len]]
+        [
+            &self.lists[0][..self.lens[0]],
+            &self.lists[1][..self.lens[1]],
+        ]
     }
 }
 
 /// The float network's score in hundredths of a man.
 fn hundredths(net: &FloatNetwork, pos: &Position, s: &mut Scratch) -> f32 {
-    100.0 * net.forward(Inputs::of(pos, net.buckets).views(), s)
+    100.0 * net.forward(Inputs::of(pos, net.buckets, net.pairs).views(), s)
 }
 
 /// Mean loss of `score` over samples, using every thread; each thread's scoring
@@ -116,7 +128,7 @@ fn part_gradient(
     let mut loss = 0.0f64;
     for &i in part {
         let s = &samples[i as usize];
-        let inputs = Inputs::of(&s.position, net.buckets);
+        let inputs = Inputs::of(&s.position, net.buckets, net.pairs);
         let score = 100.0 * net.forward(inputs.views(), &mut scratch);
         let p = sigmoid(score / k);
         let t = s.target(lambda, k);
@@ -158,6 +170,7 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         views,
         buckets,
         squared,
+        pairs,
         ref init,
     } = config.model
     else {
@@ -193,6 +206,9 @@ pub fn run(config: &TrainConfig) -> Result<(), String> {
         None => FloatNetwork::random(hidden, views, buckets, config.seed),
     }
     .with_squared(squared);
+    if pairs {
+        net = net.with_pairs();
+    }
     let mut adam = Adam::new(net.params.len());
     let mut grads = vec![vec![0.0f32; net.params.len()]; threads];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();

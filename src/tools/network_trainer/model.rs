@@ -11,15 +11,24 @@
 //! learn from every position, so a bucket seen less often (kings on both sides in
 //! the endgame) starts from what all positions teach and learns only how it
 //! differs; the integer network holds each bucket's sum.
+//!
+//! A network with pair inputs ([`crate::eval::network::pairs`]) has their
+//! weights after the pieces' (one set for all buckets), and the pairs of each view
+//! in its lists after its pieces.
 
+use crate::eval::network::pairs::PAIR_FEATURES;
 use crate::eval::network::{
-    Network, ACTIVATION, BIAS_BOUND, DENSE_SCALE, FEATURES, INPUT_BOUND, OUTPUT_SCALE, SECOND,
-    SQUARE_SHIFT,
+    Network, ACTIVATION, BIAS_BOUND, DENSE_SCALE, FEATURES, INPUT_BOUND, OUTPUT_SCALE,
+    PAIRED_INPUT_BOUND, PAIR_BOUND, SECOND, SQUARE_SHIFT,
 };
 
 /// The largest first-layer weight or bias in float, so that it quantises within
 /// the integer network's bound.
 pub const INPUT_LIMIT: f32 = INPUT_BOUND as f32 / ACTIVATION as f32;
+/// The same for the pieces' weights and the biases of a network with pairs.
+const PAIRED_INPUT_LIMIT: f32 = PAIRED_INPUT_BOUND as f32 / ACTIVATION as f32;
+/// The same for the pairs' weights.
+const PAIR_LIMIT: f32 = PAIR_BOUND as f32 / ACTIVATION as f32;
 
 /// The parameters, one flat vector (for Adam), laid out as the integer network's
 /// file: input weights (for a bucketed network the shared ones, then each
@@ -33,6 +42,8 @@ pub struct FloatNetwork {
     pub buckets: usize,
     /// The clipped first-layer units are squared, as [`Network::squared`].
     pub squared: bool,
+    /// Pair inputs, as [`Network::pairs`].
+    pub pairs: bool,
     pub params: Vec<f32>,
 }
 
@@ -47,15 +58,21 @@ fn dense_unit(squared: bool) -> f32 {
     }
 }
 
-/// The float network's inputs: the features, and for a bucketed network each
-/// bucket's copy of them after (bucket `b`'s feature `f` is `FEATURES * (1 + b)
-/// + f`).
-const fn float_inputs(buckets: usize) -> usize {
+/// The float network's piece inputs: the features, and for a bucketed network
+/// each bucket's copy of them after (bucket `b`'s feature `f` is `FEATURES * (1 +
+/// b) + f`). The pair inputs, if any, follow: pair input `i` is `float_inputs(buckets)
+/// + i`.
+pub const fn float_inputs(buckets: usize) -> usize {
     if buckets == 1 {
         FEATURES
     } else {
         FEATURES * (1 + buckets)
     }
+}
+
+/// All the float network's inputs, the pairs' too.
+const fn all_inputs(buckets: usize, pairs: bool) -> usize {
+    float_inputs(buckets) + if pairs { PAIR_FEATURES } else { 0 }
 }
 
 /// Where each layer starts in the flat vector.
@@ -70,8 +87,8 @@ struct Offsets {
 }
 
 impl Offsets {
-    const fn new(h: usize, views: usize, buckets: usize) -> Offsets {
-        let input_bias = float_inputs(buckets) * h;
+    const fn new(h: usize, views: usize, buckets: usize, pairs: bool) -> Offsets {
+        let input_bias = all_inputs(buckets, pairs) * h;
         let dense = input_bias + h;
         let dense_bias = dense + SECOND * views * h;
         let output = dense_bias + SECOND;
@@ -116,12 +133,12 @@ fn uniform(state: &mut u64) -> f32 {
 impl FloatNetwork {
     /// Parameters in a flat vector of this length.
     #[must_use]
-    pub const fn size(hidden: usize, views: usize, buckets: usize) -> usize {
-        Offsets::new(hidden, views, buckets).end
+    pub const fn size(hidden: usize, views: usize, buckets: usize, pairs: bool) -> usize {
+        Offsets::new(hidden, views, buckets, pairs).end
     }
 
     fn offsets(&self) -> Offsets {
-        Offsets::new(self.hidden, self.views, self.buckets)
+        Offsets::new(self.hidden, self.views, self.buckets, self.pairs)
     }
 
     /// Random weights of a scale that keeps the units of both layers inside their
@@ -129,7 +146,7 @@ impl FloatNetwork {
     /// (the shared ones speak for every bucket until the data says otherwise).
     #[must_use]
     pub fn random(hidden: usize, views: usize, buckets: usize, seed: u64) -> FloatNetwork {
-        let at = Offsets::new(hidden, views, buckets);
+        let at = Offsets::new(hidden, views, buckets, false);
         let mut state = seed;
         let mut params = vec![0.0; at.end];
         // About 25 pieces on the board: sums of spread about 0.5 around 0.5.
@@ -150,8 +167,23 @@ impl FloatNetwork {
             views,
             buckets,
             squared: false,
+            pairs: false,
             params,
         }
+    }
+
+    /// The same network with pair inputs: a network without them gets their
+    /// weights at zero, so it scores every position as before and the pairs learn
+    /// what the pieces leave; one with them is kept.
+    #[must_use]
+    pub fn with_pairs(mut self) -> FloatNetwork {
+        if !self.pairs {
+            let at = float_inputs(self.buckets) * self.hidden;
+            let zeros = std::iter::repeat_n(0.0, PAIR_FEATURES * self.hidden);
+            self.params.splice(at..at, zeros);
+            self.pairs = true;
+        }
+        self
     }
 
     /// The same network with squared activations or clipped ones. Its weights
@@ -172,7 +204,7 @@ impl FloatNetwork {
     /// from there. An unbucketed network starts a bucketed one as its shared
     /// weights (each bucket's own at zero); a bucketed one splits each input's
     /// weights into their mean over the buckets (shared) and each bucket's
-    /// difference from it.
+    /// difference from it. A network with pair inputs starts one with them.
     pub fn from_network(
         net: &Network,
         hidden: usize,
@@ -192,13 +224,23 @@ impl FloatNetwork {
             }
         }
         let (h, wide) = (net.hidden, hidden);
-        let fresh = FloatNetwork::random(wide, views, buckets, seed);
-        let at = Offsets::new(wide, views, buckets);
+        let mut fresh = FloatNetwork::random(wide, views, buckets, seed);
+        if net.pairs {
+            fresh = fresh.with_pairs();
+        }
+        let at = Offsets::new(wide, views, buckets, net.pairs);
         let mut params = fresh.params;
         let over = |v: i32, scale: i32| v as f32 / scale as f32;
         // The first layer, a row of units per input and then the biases: the old
         // units at the front of each row, the new ones as drawn.
-        let (shared, own) = params[..at.input_bias].split_at_mut(FEATURES * wide);
+        let (pieces, pairs) = params[..at.input_bias].split_at_mut(float_inputs(buckets) * wide);
+        for (i, row) in pairs.chunks_exact_mut(wide).enumerate() {
+            let old = &net.input[(net.first_pair() + i) * h..][..h];
+            for (p, &w) in row.iter_mut().zip(old) {
+                *p = over(i32::from(w), ACTIVATION);
+            }
+        }
+        let (shared, own) = pieces.split_at_mut(FEATURES * wide);
         for (f, row) in shared.chunks_exact_mut(wide).enumerate() {
             for (u, p) in row[..h].iter_mut().enumerate() {
                 // The mean over the file's buckets (one for an unbucketed file).
@@ -244,6 +286,7 @@ impl FloatNetwork {
             views,
             buckets,
             squared: net.squared,
+            pairs: net.pairs,
             params,
         })
     }
@@ -335,8 +378,24 @@ impl FloatNetwork {
     /// Keeps the first layer within what the integer network can sum.
     pub fn clip(&mut self) {
         let at = self.offsets();
-        for w in &mut self.params[..at.dense] {
-            *w = w.clamp(-INPUT_LIMIT, INPUT_LIMIT);
+        let pairs_at = float_inputs(self.buckets) * self.hidden;
+        let limit = self.input_limit();
+        let (inputs, biases) = self.params[..at.dense].split_at_mut(at.input_bias);
+        let (pieces, pairs) = inputs.split_at_mut(pairs_at);
+        for w in pieces.iter_mut().chain(biases) {
+            *w = w.clamp(-limit, limit);
+        }
+        for w in pairs {
+            *w = w.clamp(-PAIR_LIMIT, PAIR_LIMIT);
+        }
+    }
+
+    /// The largest piece weight or first-layer bias (in float).
+    fn input_limit(&self) -> f32 {
+        if self.pairs {
+            PAIRED_INPUT_LIMIT
+        } else {
+            INPUT_LIMIT
         }
     }
 
@@ -355,7 +414,8 @@ impl FloatNetwork {
         let max = i32::from(i16::MAX);
         let both = ACTIVATION * DENSE_SCALE;
         // Each bucket's weights are the shared ones plus its own.
-        let (shared, own) = p[..at.input_bias].split_at(FEATURES * h);
+        let (pieces, pairs) = p[..at.input_bias].split_at(float_inputs(self.buckets) * h);
+        let (shared, own) = pieces.split_at(FEATURES * h);
         let folded: Vec<f32> = if self.buckets == 1 {
             shared.to_vec()
         } else {
@@ -363,19 +423,26 @@ impl FloatNetwork {
                 .flat_map(|bucket| bucket.iter().zip(shared).map(|(&b, &s)| b + s))
                 .collect()
         };
+        let bound = if self.pairs {
+            PAIRED_INPUT_BOUND
+        } else {
+            INPUT_BOUND
+        };
         let unit = dense_unit(self.squared);
         Network {
             hidden: h,
             views: self.views,
             buckets: self.buckets,
             squared: self.squared,
+            pairs: self.pairs,
             input: folded
                 .iter()
-                .map(|&w| short(w, ACTIVATION, INPUT_BOUND))
+                .map(|&w| short(w, ACTIVATION, bound))
+                .chain(pairs.iter().map(|&w| short(w, ACTIVATION, PAIR_BOUND)))
                 .collect(),
             input_bias: p[at.input_bias..at.dense]
                 .iter()
-                .map(|&w| short(w, ACTIVATION, INPUT_BOUND))
+                .map(|&w| short(w, ACTIVATION, bound))
                 .collect(),
             dense: p[at.dense..at.dense_bias]
                 .iter()
@@ -393,7 +460,7 @@ mod tests {
     use super::super::Inputs;
     use super::*;
     use crate::eval::network::testing::{
-        busy_bucketed_network, busy_network_of_views, busy_squared_network,
+        busy_bucketed_network, busy_network_of_views, busy_paired_network, busy_squared_network,
     };
     use crate::eval::network::BUCKETS;
     use crate::eval::testing::random_positions;
@@ -401,35 +468,48 @@ mod tests {
     #[test]
     fn the_integer_network_plays_what_the_float_one_learned() {
         let cases = [
-            (1, 1, false),
-            (2, 1, false),
-            (1, BUCKETS, false),
-            (2, BUCKETS, false),
-            (2, BUCKETS, true),
-            (1, 1, true),
+            (1, 1, false, false),
+            (2, 1, false, false),
+            (1, BUCKETS, false, false),
+            (2, BUCKETS, false, false),
+            (2, BUCKETS, true, false),
+            (1, 1, true, false),
+            (2, BUCKETS, false, true),
+            (1, 1, true, true),
         ];
-        for (v, buckets, squared) in cases {
+        for (v, buckets, squared, pairs) in cases {
             let mut net = FloatNetwork::random(64, v, buckets, 17).with_squared(squared);
+            if pairs {
+                net = net.with_pairs();
+            }
             // Larger output weights than at the start, as after training: scores
             // of a few men.
-            let at = Offsets::new(64, v, buckets);
+            let at = Offsets::new(64, v, buckets, pairs);
             for w in &mut net.params[at.output..at.output_bias] {
                 *w *= 3.0;
             }
-            // Each bucket's own weights as after training: the shared ones'
-            // order of size, so that the integer network must fold them.
+            // Each bucket's own weights (and the pairs') as after training: the
+            // shared ones' order of size, so that the integer network must fold them.
             let mut state = 5;
             for w in &mut net.params[FEATURES * 64..at.input_bias] {
                 *w = 0.1 * uniform(&mut state);
             }
+            // A pair's weights are smaller: 60-80 pairs hold a piece in a
+            // position, where 25-40 pieces stand.
+            for w in &mut net.params[float_inputs(buckets) * 64..at.input_bias] {
+                *w *= 0.3;
+            }
             let quantised = net.quantise();
             quantised.check().unwrap();
-            assert_eq!((quantised.views, quantised.buckets), (v, buckets));
+            assert_eq!(
+                (quantised.views, quantised.buckets, quantised.pairs),
+                (v, buckets, pairs)
+            );
             let mut s = Scratch::new(64, v);
             let (mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0f32);
             let positions = random_positions(21, 20, 160);
             for p in &positions {
-                let float = 100.0 * net.forward(Inputs::of(p, buckets).views(), &mut s);
+                let float = 100.0 * net.forward(Inputs::of(p, buckets, pairs).views(), &mut s);
                 let int = quantised.evaluate(p) as f32;
                 worst = worst.max((float - int).abs());
                 total += (float - int).abs();
@@ -437,8 +517,12 @@ mod tests {
             }
             let n = positions.len() as f32;
             assert!(spread / n > 50.0, "the test network says something");
+            // Each row a unit sums is rounded by up to half a step: with pairs a
+            // position sums about 120 rows where it sums 25-40 without, so the
+            // rounding's spread is about twice as wide.
+            let (mean, most) = if pairs { (4.0, 16.0) } else { (2.0, 8.0) };
             assert!(
-                total / n < 2.0 && worst < 8.0,
+                total / n < mean && worst < most,
                 "{v} views, {buckets} buckets: mean error {} worst {worst} (hundredths), mean score {}",
                 total / n,
                 spread / n
@@ -476,7 +560,7 @@ mod tests {
             let mut s = Scratch::new(wide, to);
             let mut spread = 0.0;
             for p in &positions {
-                let inputs = Inputs::of(p, buckets.1);
+                let inputs = Inputs::of(p, buckets.1, false);
                 let score = 100.0 * float.forward(inputs.views(), &mut s);
                 let int = net.evaluate(p) as f32;
                 spread += int.abs();
@@ -500,13 +584,44 @@ mod tests {
             assert!(float.squared && float.quantise() == net);
             let mut s = Scratch::new(32, 2);
             for p in &positions {
-                let score = 100.0 * float.forward(Inputs::of(p, buckets).views(), &mut s);
+                let score = 100.0 * float.forward(Inputs::of(p, buckets, false).views(), &mut s);
                 let int = net.evaluate(p) as f32;
                 assert!(
                     (score - int).abs() < 4.0,
                     "squared, {buckets} buckets: float {score}, integer {int}"
                 );
             }
+        }
+        // A network with pairs comes back the same and scores as its integer
+        // network, widened too (the new units' pair weights at zero).
+        for (buckets, wide) in [(1, 32), (b, 32), (b, 48)] {
+            let net = busy_paired_network(9, 32, 2, buckets);
+            let float = FloatNetwork::from_network(&net, wide, 2, buckets, 3).unwrap();
+            assert!(float.pairs);
+            if wide == 32 {
+                assert!(float.quantise() == net);
+            }
+            let mut s = Scratch::new(wide, 2);
+            for p in &positions {
+                let score = 100.0 * float.forward(Inputs::of(p, buckets, true).views(), &mut s);
+                let int = net.evaluate(p) as f32;
+                assert!(
+                    (score - int).abs() < 3.0,
+                    "pairs, {buckets} buckets, {wide} units: float {score}, integer {int}"
+                );
+            }
+        }
+        // Pairs added to a network without them change no score.
+        let plain =
+            FloatNetwork::from_network(&busy_bucketed_network(9, 32, 2, b), 32, 2, b, 3).unwrap();
+        let paired = FloatNetwork::from_network(&busy_bucketed_network(9, 32, 2, b), 32, 2, b, 3)
+            .unwrap()
+            .with_pairs();
+        let mut s = Scratch::new(32, 2);
+        for p in &positions {
+            let before = plain.forward(Inputs::of(p, b, false).views(), &mut s);
+            let after = paired.forward(Inputs::of(p, b, true).views(), &mut s);
+            assert!((before - after).abs() < 1e-5);
         }
         let two = busy_network_of_views(9, 32, 2);
         assert!(FloatNetwork::from_network(&two, 32, 1, 1, 3).is_err());
@@ -518,20 +633,24 @@ mod tests {
     #[test]
     fn the_gradient_is_the_slope_of_the_output() {
         let cases = [
-            (1, 1, false),
-            (2, 1, false),
-            (2, BUCKETS, false),
-            (2, BUCKETS, true),
+            (1, 1, false, false),
+            (2, 1, false, false),
+            (2, BUCKETS, false, false),
+            (2, BUCKETS, true, false),
+            (2, BUCKETS, false, true),
         ];
-        for (v, buckets, squared) in cases {
+        for (v, buckets, squared, pairs) in cases {
             let mut net = FloatNetwork::random(32, v, buckets, 5).with_squared(squared);
-            let at = Offsets::new(32, v, buckets);
+            if pairs {
+                net = net.with_pairs();
+            }
+            let at = Offsets::new(32, v, buckets, pairs);
             let mut state = 8;
             for w in &mut net.params[FEATURES * 32..at.input_bias] {
                 *w = 0.1 * uniform(&mut state);
             }
             let pos = random_positions(3, 1, 30)[25];
-            let inputs = Inputs::of(&pos, buckets);
+            let inputs = Inputs::of(&pos, buckets, pairs);
             let features = inputs.views();
             let mut s = Scratch::new(32, v);
             let mut grad = vec![0.0; net.params.len()];
@@ -542,8 +661,10 @@ mod tests {
                 usize::from(features[0][0]) * 32 + 3,
                 // A piece's row as the other side sees it: read by the second view.
                 usize::from(features[1][0]) * 32 + 11,
-                // A bucket's own row (the shared one again when unbucketed).
+                // A bucket's own row (the shared one again when unbucketed; a
+                // pair's with pairs).
                 usize::from(features[0][last]) * 32 + 6,
+                usize::from(features[1][last - 1]) * 32 + 30,
                 at.input_bias + 7,
                 at.dense + 5 * v * 32 + 9,
                 at.dense + 6 * v * 32 + v * 32 - 1,
@@ -557,6 +678,7 @@ mod tests {
                     views: v,
                     buckets,
                     squared: net.squared,
+                    pairs,
                     params: net.params.clone(),
                 };
                 let eps = 1e-3;

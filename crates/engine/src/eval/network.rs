@@ -18,6 +18,12 @@
 //! endgame. A move that changes a view's bucket needs every row of the new one:
 //! the search's stack then starts from the bucket's last sums ([`accumulator`]).
 //!
+//! A network with pair inputs ([`pairs`]) also sums, into the same first layer,
+//! an input for each diagonal step of the board that holds a piece, naming what
+//! stands on both its squares: the board's local formations, which piece inputs
+//! alone leave to the hidden units. Their rows follow the buckets' in
+//! [`Network::input`], one set for every bucket.
+//!
 //! # Layers
 //! 1. `hidden` sums (the accumulator) of the input weights of the pieces on the
 //!    board plus a bias, in `i16`, clipped to `0..=`[`ACTIVATION`] (a clipped ReLU
@@ -48,8 +54,10 @@ pub mod accumulator;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 pub mod file;
+pub mod pairs;
 
 use kroon_rules::board::{Position, Side};
+use pairs::{pair_inputs, PAIRS, PAIR_FEATURES};
 
 /// Squares on the board, and inputs per kind of piece.
 pub const SQUARES: usize = 50;
@@ -80,6 +88,14 @@ pub const OUTPUT_SCALE: i32 = 512;
 const MAX_PIECES: i32 = 40;
 /// The largest first-layer weight or bias: 41 of them still fit an `i16`.
 pub const INPUT_BOUND: i32 = i16::MAX as i32 / (MAX_PIECES + 1);
+/// With pair inputs a position sums up to 40 piece rows, a bias and 81 pair
+/// rows: the piece weights and biases stay within this, the pairs' within
+/// [`PAIR_BOUND`], so that the sum fits an `i16`.
+pub const PAIRED_INPUT_BOUND: i32 = 500;
+/// The largest pair input weight (see [`PAIRED_INPUT_BOUND`]).
+pub const PAIR_BOUND: i32 = 127;
+const _: () =
+    assert!(PAIRED_INPUT_BOUND * (MAX_PIECES + 1) + PAIR_BOUND * PAIRS as i32 <= i16::MAX as i32);
 /// The largest second-layer or output bias: with the largest products they still
 /// fit an `i32`.
 pub const BIAS_BOUND: i32 = 1 << 24;
@@ -99,8 +115,11 @@ pub struct Network {
     pub buckets: usize,
     /// The first layer's clipped units are squared (see the module's documentation).
     pub squared: bool,
+    /// The first layer sums pair inputs too ([`pairs`]).
+    pub pairs: bool,
     /// Feature `f`'s weights at `f * hidden ..` (in bucket `b`, feature
-    /// `FEATURES * b + f`'s), times [`ACTIVATION`].
+    /// `FEATURES * b + f`'s; pair input `i`'s, with pairs, at input
+    /// [`Network::first_pair`] + `i`), times [`ACTIVATION`].
     pub input: Vec<i16>,
     /// Times [`ACTIVATION`].
     pub input_bias: Vec<i16>,
@@ -119,8 +138,8 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network {{ hidden: {}, views: {}, buckets: {}, squared: {}, .. }}",
-            self.hidden, self.views, self.buckets, self.squared
+            "Network {{ hidden: {}, views: {}, buckets: {}, squared: {}, pairs: {}, .. }}",
+            self.hidden, self.views, self.buckets, self.squared, self.pairs
         )
     }
 }
@@ -260,16 +279,27 @@ impl Network {
                 self.buckets
             ));
         }
-        if self.input.len() != FEATURES * self.buckets * h
+        if self.input.len() != self.inputs() * h
             || self.input_bias.len() != h
             || self.dense.len() != SECOND * self.views * h
         {
             return Err("layer sizes disagree with the first layer's width".into());
         }
-        let first = self.input.iter().chain(&self.input_bias);
-        if first.map(|&w| i32::from(w).abs()).max() > Some(INPUT_BOUND) {
+        let (pieces, pairs) = self.input.split_at(FEATURES * self.buckets * h);
+        let bound = if self.pairs {
+            PAIRED_INPUT_BOUND
+        } else {
+            INPUT_BOUND
+        };
+        let first = pieces.iter().chain(&self.input_bias);
+        if first.map(|&w| i32::from(w).abs()).max() > Some(bound) {
             return Err(format!(
-                "a first-layer weight beyond {INPUT_BOUND}: the sums could overflow"
+                "a first-layer weight beyond {bound}: the sums could overflow"
+            ));
+        }
+        if pairs.iter().map(|&w| i32::from(w).abs()).max() > Some(PAIR_BOUND) {
+            return Err(format!(
+                "a pair input weight beyond {PAIR_BOUND}: the sums could overflow"
             ));
         }
         let biases = self.dense_bias.iter().chain([&self.output_bias]);
@@ -301,6 +331,24 @@ impl Network {
         sums.copy_from_slice(&self.input_bias);
         let first = self.first_input(pieces, view);
         inputs(pieces.kinds(), view, |f| add_row(sums, self.row(first + f)));
+        if self.pairs {
+            let first = self.first_pair();
+            pair_inputs(pieces, view, |f| add_row(sums, self.row(first + f)));
+        }
+    }
+
+    /// The inputs whose weights [`Network::input`] holds: the pieces' in each
+    /// bucket, then the pairs'.
+    #[must_use]
+    pub const fn inputs(&self) -> usize {
+        FEATURES * self.buckets + if self.pairs { PAIR_FEATURES } else { 0 }
+    }
+
+    /// The input of pair input 0 (see [`pairs`]).
+    #[inline(always)]
+    #[must_use]
+    pub const fn first_pair(&self) -> usize {
+        FEATURES * self.buckets
     }
 
     /// The input of feature 0 in the bucket of `pieces` seen by `view`: 0 unless
@@ -465,7 +513,8 @@ fn dot(a: &[i16], w: &[i16]) -> i32 {
 /// What tests of the network share (the trainer's too): a network with every
 /// weight set to something.
 pub mod testing {
-    use super::{Network, BUCKETS, FEATURES, INPUT_BOUND, SECOND};
+    use super::{Network, BUCKETS, FEATURES, INPUT_BOUND, PAIRED_INPUT_BOUND, PAIR_BOUND, SECOND};
+    use crate::eval::network::pairs::PAIR_FEATURES;
 
     /// A network of `hidden` units whose weights come from a seeded generator.
     #[must_use]
@@ -486,6 +535,30 @@ pub mod testing {
             squared: true,
             ..busy_bucketed_network(seed, hidden, views, buckets)
         }
+    }
+
+    /// [`busy_bucketed_network`] with pair inputs: every weight within the
+    /// bounds of a network with pairs, the pairs' large enough to move scores.
+    #[must_use]
+    pub fn busy_paired_network(seed: u64, hidden: usize, views: usize, buckets: usize) -> Network {
+        let mut net = busy_bucketed_network(seed, hidden, views, buckets);
+        let scale = |w: &mut i16, bound: i32| {
+            *w = (i32::from(*w) * bound / INPUT_BOUND) as i16;
+        };
+        for w in net.input.iter_mut().chain(&mut net.input_bias) {
+            scale(w, PAIRED_INPUT_BOUND);
+        }
+        // The busy weights span a quarter of the bound (the biases up to a half):
+        // pairs the same way within theirs.
+        let pairs = busy_bucketed_network(seed ^ 0x9a1f, hidden, 1, 1);
+        let mut rows = pairs.input.iter().cycle().step_by(7);
+        net.input.extend((0..PAIR_FEATURES * hidden).map(|_| {
+            let mut w = *rows.next().expect("cycled");
+            scale(&mut w, PAIR_BOUND);
+            w
+        }));
+        net.pairs = true;
+        net
     }
 
     /// [`busy_network_of_views`] with `buckets` input weight sets (1 or
@@ -511,6 +584,7 @@ pub mod testing {
             views,
             buckets,
             squared: false,
+            pairs: false,
             input: (0..FEATURES * buckets * hidden)
                 .map(|_| next(small) as i16)
                 .collect(),
@@ -549,8 +623,9 @@ mod tests {
         for (views, buckets) in [(1, 1), (2, 1), (1, BUCKETS), (2, BUCKETS)] {
             let clipped = testing::busy_bucketed_network(3, 64, views, buckets);
             let squared = testing::busy_squared_network(3, 64, views, buckets);
+            let paired = testing::busy_paired_network(3, 64, views, buckets);
             let mut differ = 0;
-            for net in [&clipped, &squared] {
+            for net in [&clipped, &squared, &paired] {
                 net.check().unwrap();
                 let mut spread = std::collections::BTreeSet::new();
                 for p in random_positions(11, 20, 160) {
@@ -706,5 +781,41 @@ mod tests {
         assert!(net.check().unwrap_err().contains("3 buckets"));
         net.buckets = BUCKETS;
         assert!(net.check().unwrap_err().contains("sizes disagree"));
+        // With pairs, tighter bounds: what a network without them may hold is
+        // refused, and so is a pair weight past its own.
+        let mut net = testing::busy_paired_network(4, 32, 2, BUCKETS);
+        net.check().unwrap();
+        net.input[7] = (PAIRED_INPUT_BOUND + 1) as i16;
+        assert!(net.check().unwrap_err().contains("first-layer"));
+        let mut net = testing::busy_paired_network(4, 32, 2, BUCKETS);
+        let last = net.input.len() - 1;
+        net.input[last] = (PAIR_BOUND + 1) as i16;
+        assert!(net.check().unwrap_err().contains("pair input"));
+        net.input.pop();
+        assert!(net.check().unwrap_err().contains("sizes disagree"));
+    }
+
+    #[test]
+    fn pair_inputs_add_to_what_the_pieces_say() {
+        // Pair weights of zero score as no pairs at all (the busy networks'
+        // piece weights are within the tighter bound already)...
+        let plain = testing::busy_bucketed_network(5, 32, 2, BUCKETS);
+        let mut zero = plain.clone();
+        zero.pairs = true;
+        zero.input.resize(zero.inputs() * 32, 0);
+        zero.check().unwrap();
+        for p in random_positions(7, 20, 80) {
+            assert_eq!(zero.evaluate(&p), plain.evaluate(&p));
+        }
+        // ...and pair weights move the scores.
+        let paired = testing::busy_paired_network(5, 32, 2, BUCKETS);
+        let mut without = paired.clone();
+        without.pairs = false;
+        without.input.truncate(FEATURES * BUCKETS * 32);
+        let differ = random_positions(8, 20, 80)
+            .iter()
+            .filter(|p| paired.evaluate(p) != without.evaluate(p))
+            .count();
+        assert!(differ > 15, "pairs move the score ({differ} of 20)");
     }
 }

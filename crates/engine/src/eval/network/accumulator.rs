@@ -23,6 +23,7 @@
 //! the full refresh's: tested below, and asserted at every evaluation in debug
 //! builds.
 
+use super::pairs::{changed_squares, pair_input, touched_pairs, MAX_CHANGED_SQUARES};
 use super::{
     bucket, inputs, inputs_both, lanes, lanes_mut, Network, Pieces, BUCKETS, LANES, MAX_PIECES,
 };
@@ -41,12 +42,19 @@ impl Network {
         if first != self.first_input(from, view) {
             return self.refresh(to, view, sums);
         }
+        let changed = changed_squares(from, to);
+        if self.pairs && changed.count_ones() > MAX_CHANGED_SQUARES {
+            return self.refresh(to, view, sums);
+        }
         // The pieces that left and came, found in White's layout; each is then
         // mapped to `view`'s input by itself (no board turned for Black).
         let (gone, came) = changes(from, to);
         let (mut off, mut on) = (Rows::new(), Rows::new());
         off.collect(self, gone, view, first);
         on.collect(self, came, view, first);
+        if self.pairs {
+            Rows::collect_pairs((&mut off, &mut on), self, (from, to), changed, view);
+        }
         self.apply(&off, &on, parent, sums);
     }
 
@@ -61,8 +69,12 @@ impl Network {
         let (white_parent, black_parent) = parent.split_at(h);
         let (white, black) = sums.split_at_mut(h);
         let first = [Side::White, Side::Black].map(|view| self.first_input(to, view));
-        if first != [Side::White, Side::Black].map(|view| self.first_input(from, view)) {
-            // Rare (a bucket changed): each view on its own.
+        let changed = changed_squares(from, to);
+        if first != [Side::White, Side::Black].map(|view| self.first_input(from, view))
+            || (self.pairs && changed.count_ones() > MAX_CHANGED_SQUARES)
+        {
+            // Rare (a bucket changed, or a capture too large for the lists):
+            // each view on its own, refreshed.
             self.update(from, to, Side::White, white_parent, white);
             return self.update(from, to, Side::Black, black_parent, black);
         }
@@ -70,6 +82,13 @@ impl Network {
         let (mut off, mut on) = ([Rows::new(), Rows::new()], [Rows::new(), Rows::new()]);
         Rows::collect_both(&mut off, self, gone, first);
         Rows::collect_both(&mut on, self, came, first);
+        if self.pairs {
+            let [off_white, off_black] = &mut off;
+            let [on_white, on_black] = &mut on;
+            let pieces = (from, to);
+            Rows::collect_pairs((off_white, on_white), self, pieces, changed, Side::White);
+            Rows::collect_pairs((off_black, on_black), self, pieces, changed, Side::Black);
+        }
         self.apply(&off[0], &on[0], white_parent, white);
         self.apply(&off[1], &on[1], black_parent, black);
     }
@@ -169,6 +188,9 @@ impl Network {
 
 /// Where the rows of some inputs start in the input weights (`u32`, and filled
 /// in place: a list of `usize` handed back by value cost a copy of the list).
+/// [`MAX_PIECES`] rows: at most 21 pieces leave in a move (a capture of 20), one
+/// comes; with pairs, an update of at most [`MAX_CHANGED_SQUARES`] squares has a
+/// piece and four pairs on each.
 struct Rows {
     starts: [u32; MAX_PIECES as usize],
     len: usize,
@@ -198,6 +220,35 @@ impl Rows {
             rows[0].push(net, first[0] + white);
             rows[1].push(net, first[1] + black);
         });
+    }
+
+    /// Adds to `off` the rows of the pairs' inputs (as `view` sees them) that
+    /// the pieces' change from `pieces.0` to `pieces.1` takes away, to `on` those
+    /// it brings: the pairs that hold a `changed` square and now hold otherwise.
+    #[inline(always)]
+    fn collect_pairs(
+        (off, on): (&mut Rows, &mut Rows),
+        net: &Network,
+        (from, to): (Pieces, Pieces),
+        changed: u64,
+        view: Side,
+    ) {
+        const _: () = assert!(MAX_CHANGED_SQUARES * 5 <= MAX_PIECES as u32);
+        let first = net.first_pair();
+        let mut touched = touched_pairs(changed, view);
+        while touched != 0 {
+            let p = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            let (before, after) = (pair_input(from, view, p), pair_input(to, view, p));
+            if before != after {
+                if let Some(f) = before {
+                    off.push(net, first + f);
+                }
+                if let Some(f) = after {
+                    on.push(net, first + f);
+                }
+            }
+        }
     }
 
     /// Adds the row of input `f`.
@@ -451,7 +502,8 @@ impl Accumulators {
 mod tests {
     use super::*;
     use crate::eval::network::testing::{
-        busy_bucketed_network, busy_network, busy_network_of_views, busy_squared_network,
+        busy_bucketed_network, busy_network, busy_network_of_views, busy_paired_network,
+        busy_squared_network,
     };
     use crate::eval::network::{bucket, BUCKETS, MAX_HIDDEN};
     use kroon_rules::board::movegen::legal_moves;
@@ -471,6 +523,11 @@ mod tests {
         // Bucketed: a move that changes a view's bucket refreshes it.
         for hidden in [48, 128] {
             updates_as_refresh(&busy_bucketed_network(8, hidden, 2, BUCKETS));
+        }
+        // With pairs: the pairs of the squares a move changed, and large captures
+        // refreshed.
+        for (hidden, buckets) in [(128, BUCKETS), (48, 1)] {
+            updates_as_refresh(&busy_paired_network(8, hidden, 2, buckets));
         }
     }
 
@@ -538,6 +595,8 @@ mod tests {
             busy_bucketed_network(9, 64, 1, BUCKETS),
             busy_squared_network(9, 128, 2, BUCKETS),
             busy_squared_network(9, 192, 2, 1),
+            busy_paired_network(9, 128, 2, BUCKETS),
+            busy_paired_network(9, 64, 1, 1),
         ] {
             stack_scores_as_refresh(Arc::new(net));
         }

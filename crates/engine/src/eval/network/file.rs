@@ -5,13 +5,14 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0-7 | magic `KROONNET` |
-//! | 8-11 | format version: 1 for a network of one view, 2 for two (so that a Kroon from before views reads every one-view file), 3 for a bucketed network, 4 for one of squared activations |
+//! | 8-11 | format version: 1 for a network of one view, 2 for two (so that a Kroon from before views reads every one-view file), 3 for a bucketed network, 4 for one of squared activations, 5 for one with pair inputs |
 //! | 12-15, 16-19, 20-23 | inputs (200), first layer's width, second layer's width (16; 32 before 29 November 2026, refused since) |
 //! | 24-27, 28-31, 32-35 | the scales: activation (127), second layer (512), output (512) |
-//! | 36-39 | version 2: views (2); version 1: 0 (one view); versions 3 and 4: views (1 or 2) |
-//! | 40-43 | versions 3 and 4: input weight sets (version 3: 8, the buckets; version 4: 1 or 8) |
-//! | 44-47 | version 4 only: the activation (1: squared) |
-//! | then | the input weights, `i16`, feature by feature (inputs x width; bucket by bucket in version 3) |
+//! | 36-39 | version 2: views (2); version 1: 0 (one view); versions 3 to 5: views (1 or 2) |
+//! | 40-43 | versions 3 to 5: input weight sets (version 3: 8, the buckets; versions 4 and 5: 1 or 8) |
+//! | 44-47 | versions 4 and 5: the activation (version 4: 1, squared; version 5: 0 clipped, 1 squared) |
+//! | 48-51 | version 5 only: the inputs beyond the pieces (1: pairs, [`super::pairs`]) |
+//! | then | the input weights, `i16`, feature by feature (inputs x width; bucket by bucket from version 3; then, in version 5, the pair inputs') |
 //! | then | the first layer's biases, `i16` |
 //! | then | the second layer's weights, `i16`, unit by unit (16 x views x width) |
 //! | then | the second layer's biases, `i32` |
@@ -20,6 +21,7 @@
 //!
 //! What the numbers mean is in [`super`].
 
+use super::pairs::PAIR_FEATURES;
 use super::{Network, ACTIVATION, BUCKETS, DENSE_SCALE, FEATURES, MAX_VIEWS, OUTPUT_SCALE, SECOND};
 use crate::knowledge_file::{self, u32_at, Frame};
 use std::path::Path;
@@ -27,7 +29,7 @@ use std::path::Path;
 /// The network file's tag, version and name.
 pub const FRAME: Frame = Frame {
     tag: b"KROONNET",
-    version: 4,
+    version: 5,
     oldest: 1,
     what: "network",
 };
@@ -36,13 +38,14 @@ pub const FRAME: Frame = Frame {
 const HEADER: usize = 40;
 
 /// The oldest version that can hold a network of `buckets` input weight sets,
-/// `views` views and `squared` activations: networks keep the versions older
-/// Kroons read.
-const fn version_of(views: usize, buckets: usize, squared: bool) -> u32 {
-    match (squared, buckets, views) {
-        (true, ..) => 4,
-        (false, 1, 1) => 1,
-        (false, 1, _) => 2,
+/// `views` views, `squared` activations and `pairs` inputs: networks keep the
+/// versions older Kroons read.
+const fn version_of(views: usize, buckets: usize, squared: bool, pairs: bool) -> u32 {
+    match (pairs, squared, buckets, views) {
+        (true, ..) => 5,
+        (false, true, ..) => 4,
+        (false, false, 1, 1) => 1,
+        (false, false, 1, _) => 2,
         _ => 3,
     }
 }
@@ -52,27 +55,46 @@ const fn header(version: u32) -> usize {
     match version {
         1 | 2 => HEADER,
         3 => HEADER + 4,
-        _ => HEADER + 8,
+        4 => HEADER + 8,
+        _ => HEADER + 12,
     }
 }
 
 /// The size of the file of a network with a first layer of `hidden`, `views`
-/// views, `buckets` input weight sets and `squared` activations or not.
+/// views, `buckets` input weight sets, `squared` activations or not and `pairs`
+/// inputs or not.
 #[must_use]
-pub const fn file_size(hidden: usize, views: usize, buckets: usize, squared: bool) -> usize {
-    header(version_of(views, buckets, squared))
-        + 2 * (FEATURES * buckets * hidden + hidden + SECOND * views * hidden + SECOND)
+pub const fn file_size(
+    hidden: usize,
+    views: usize,
+    buckets: usize,
+    squared: bool,
+    pairs: bool,
+) -> usize {
+    header(version_of(views, buckets, squared, pairs))
+        + 2 * (input_weights(buckets, pairs) * hidden + hidden + SECOND * views * hidden + SECOND)
         + 4 * SECOND
         + 4
         + 8
+}
+
+/// The inputs whose weights the file holds (as [`Network::inputs`]).
+const fn input_weights(buckets: usize, pairs: bool) -> usize {
+    FEATURES * buckets + if pairs { PAIR_FEATURES } else { 0 }
 }
 
 impl Network {
     /// The file's bytes.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
-        let version = version_of(self.views, self.buckets, self.squared);
-        let size = file_size(self.hidden, self.views, self.buckets, self.squared);
+        let version = version_of(self.views, self.buckets, self.squared, self.pairs);
+        let size = file_size(
+            self.hidden,
+            self.views,
+            self.buckets,
+            self.squared,
+            self.pairs,
+        );
         let mut out = FRAME.start_version(version, size);
         let mut header = vec![
             FEATURES as u32,
@@ -87,7 +109,10 @@ impl Network {
             header.push(self.buckets as u32);
         }
         if version >= 4 {
-            header.push(1);
+            header.push(u32::from(self.squared));
+        }
+        if version >= 5 {
+            header.push(u32::from(self.pairs));
         }
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
@@ -123,10 +148,10 @@ impl Network {
         let views = match (version, u32_at(bytes, 36)) {
             (1, 0) => 1,
             (2, 2) => 2,
-            (3 | 4, v @ 1..=2) => v as usize,
+            (3..=5, v @ 1..=2) => v as usize,
             (_, v) => {
                 return Err(format!(
-                    "views' word {v} in a version {version} network (version 1: 0, one view; version 2: {MAX_VIEWS} views; versions 3 and 4: 1 or {MAX_VIEWS})"
+                    "views' word {v} in a version {version} network (version 1: 0, one view; version 2: {MAX_VIEWS} views; versions 3 to 5: 1 or {MAX_VIEWS})"
                 ))
             }
         };
@@ -141,7 +166,7 @@ impl Network {
             1 | 2 => 1,
             _ => match (version, u32_at(bytes, HEADER) as usize) {
                 (_, BUCKETS) => BUCKETS,
-                (4, 1) => 1,
+                (4 | 5, 1) => 1,
                 (_, b) => {
                     let takes = if version == 3 { "" } else { "1 or " };
                     return Err(format!(
@@ -150,23 +175,45 @@ impl Network {
                 }
             },
         };
-        let squared = version == 4;
-        if squared && u32_at(bytes, HEADER + 4) != 1 {
-            return Err(format!(
-                "activation {} in a version 4 network; this Kroon takes 1 (squared)",
-                u32_at(bytes, HEADER + 4)
-            ));
-        }
-        let size = file_size(hidden.min(1 << 20), views, buckets, squared);
+        // Each word is read only where the version has it: a short older file
+        // ends before it.
+        let word = |at: usize, from: u32| (version >= from).then(|| u32_at(bytes, at));
+        let squared = match (version, word(HEADER + 4, 4)) {
+            (1..=3, _) => false,
+            (4, Some(1)) => true,
+            (5, Some(a @ 0..=1)) => a == 1,
+            (_, a) => {
+                let a = a.unwrap_or_default();
+                let takes = if version == 4 {
+                    "1 (squared)"
+                } else {
+                    "0 or 1"
+                };
+                return Err(format!(
+                    "activation {a} in a version {version} network; this Kroon takes {takes}"
+                ));
+            }
+        };
+        let pairs = match word(HEADER + 8, 5) {
+            None => false,
+            Some(1) => true,
+            Some(i) => {
+                return Err(format!(
+                    "inputs' word {i} in a version {version} network; this Kroon takes 1 (pairs)"
+                ))
+            }
+        };
+        let size = file_size(hidden.min(1 << 20), views, buckets, squared, pairs);
         if bytes.len() != size {
             return Err(format!(
-                "{} bytes where a network with a first layer of {hidden}, {views} view(s), {buckets} bucket(s){} has {size} (truncated or padded)",
+                "{} bytes where a network with a first layer of {hidden}, {views} view(s), {buckets} bucket(s){}{} has {size} (truncated or padded)",
                 bytes.len(),
-                if squared { " and squared activations" } else { "" }
+                if squared { ", squared activations" } else { "" },
+                if pairs { ", pair inputs" } else { "" }
             ));
         }
         let body = FRAME.unseal(bytes)?;
-        let mut network = read_body(&body[header(version)..], hidden, views, buckets);
+        let mut network = read_body(&body[header(version)..], hidden, views, buckets, pairs);
         network.squared = squared;
         network.check()?;
         Ok(network)
@@ -185,7 +232,7 @@ impl Network {
 }
 
 /// The layers from the bytes after the header (their size already checked).
-fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize) -> Network {
+fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize, pairs: bool) -> Network {
     let mut at = 0;
     let mut shorts = |n: usize| -> Vec<i16> {
         let out = body[at..at + 2 * n]
@@ -195,10 +242,11 @@ fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize) -> Networ
         at += 2 * n;
         out
     };
-    let input = shorts(FEATURES * buckets * hidden);
+    let inputs = input_weights(buckets, pairs);
+    let input = shorts(inputs * hidden);
     let input_bias = shorts(hidden);
     let dense = shorts(SECOND * views * hidden);
-    let rest = &body[2 * (FEATURES * buckets * hidden + hidden + SECOND * views * hidden)..];
+    let rest = &body[2 * (inputs * hidden + hidden + SECOND * views * hidden)..];
     let int = |i: usize| i32::from_le_bytes(rest[4 * i..4 * i + 4].try_into().expect("4 bytes"));
     let dense_bias = std::array::from_fn(int);
     let outputs = &rest[4 * SECOND..];
@@ -209,6 +257,7 @@ fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize) -> Networ
         views,
         buckets,
         squared: false,
+        pairs,
         input,
         input_bias,
         dense,
@@ -221,7 +270,8 @@ fn read_body(body: &[u8], hidden: usize, views: usize, buckets: usize) -> Networ
 #[cfg(test)]
 mod tests {
     use super::super::testing::{
-        busy_bucketed_network, busy_network, busy_network_of_views, busy_squared_network,
+        busy_bucketed_network, busy_network, busy_network_of_views, busy_paired_network,
+        busy_squared_network,
     };
     use super::*;
 
@@ -229,12 +279,17 @@ mod tests {
     fn networks_round_trip() {
         for views in 1..=MAX_VIEWS {
             for buckets in [1, BUCKETS] {
+                let mut paired_squared = busy_paired_network(1, 48, views, buckets);
+                paired_squared.squared = true;
                 for net in [
                     busy_bucketed_network(1, 48, views, buckets),
                     busy_squared_network(1, 48, views, buckets),
+                    busy_paired_network(1, 48, views, buckets),
+                    paired_squared,
                 ] {
                     let bytes = net.encode();
-                    assert_eq!(bytes.len(), file_size(48, views, buckets, net.squared));
+                    let size = file_size(48, views, buckets, net.squared, net.pairs);
+                    assert_eq!(bytes.len(), size);
                     assert_eq!(Network::decode(&bytes), Ok(net));
                 }
             }
@@ -266,6 +321,17 @@ mod tests {
                 [buckets as u32, 1]
             );
         }
+        // Pair inputs are version 5, with the activation's word and the inputs'.
+        for squared in [false, true] {
+            let mut net = busy_paired_network(6, 32, 2, BUCKETS);
+            net.squared = squared;
+            let bytes = net.encode();
+            assert_eq!(u32_at(&bytes, 8), 5);
+            assert_eq!(
+                [u32_at(&bytes, 40), u32_at(&bytes, 44), u32_at(&bytes, 48)],
+                [BUCKETS as u32, u32::from(squared), 1]
+            );
+        }
         // The built-in network reads the board from both sides, with input
         // weights by bucket (b8a, 2 December).
         let built_in = Network::decode(include_bytes!("../kroon.net")).unwrap();
@@ -289,8 +355,21 @@ mod tests {
             .unwrap_err()
             .contains("truncated"));
         let mut version = bytes.clone();
-        version[8] = 5;
-        assert!(Network::decode(&version).unwrap_err().contains("version 5"));
+        version[8] = 6;
+        assert!(Network::decode(&version).unwrap_err().contains("version 6"));
+        let mut inputs = busy_paired_network(2, 32, 2, 1).encode();
+        inputs[48] = 2;
+        assert!(Network::decode(&inputs)
+            .unwrap_err()
+            .contains("inputs' word 2"));
+        inputs[48] = 1;
+        inputs[44] = 2;
+        assert!(Network::decode(&inputs)
+            .unwrap_err()
+            .contains("activation 2"));
+        assert!(Network::decode(&inputs[..50])
+            .unwrap_err()
+            .contains("truncated"));
         let mut activation = busy_squared_network(2, 32, 2, 1).encode();
         activation[44] = 2;
         assert!(Network::decode(&activation)
