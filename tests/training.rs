@@ -501,7 +501,13 @@ fn a_network_fit_goes_on_from_a_network_file() {
     // zero), and the network fitted with them plays.
     let two_views = loss(&report_of_widened, "the integer network: validation loss ");
     let paired = dir.join("pairs.net");
-    let init = ["--views", "2", "--pairs", "--init", widened.to_str().unwrap()];
+    let init = [
+        "--views",
+        "2",
+        "--pairs",
+        "--init",
+        widened.to_str().unwrap(),
+    ];
     let out = network(&paired, "16", &init);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let start = loss(&text(&out.stdout), "the starting network: validation loss ");

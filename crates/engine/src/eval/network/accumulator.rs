@@ -23,7 +23,9 @@
 //! the full refresh's: tested below, and asserted at every evaluation in debug
 //! builds.
 
-use super::pairs::{changed_squares, pair_input, touched_pairs, MAX_CHANGED_SQUARES};
+use super::pairs::{
+    changed_squares, pair_changes_both, pair_input, touched_pairs, MAX_CHANGED_SQUARES,
+};
 use super::{
     bucket, inputs, inputs_both, lanes, lanes_mut, Network, Pieces, BUCKETS, LANES, MAX_PIECES,
 };
@@ -83,11 +85,16 @@ impl Network {
         Rows::collect_both(&mut off, self, gone, first);
         Rows::collect_both(&mut on, self, came, first);
         if self.pairs {
-            let [off_white, off_black] = &mut off;
-            let [on_white, on_black] = &mut on;
-            let pieces = (from, to);
-            Rows::collect_pairs((off_white, on_white), self, pieces, changed, Side::White);
-            Rows::collect_pairs((off_black, on_black), self, pieces, changed, Side::Black);
+            let first = self.first_pair();
+            pair_changes_both(from, to, changed, |view, before, after| {
+                let v = view.index();
+                if let Some(f) = before {
+                    off[v].push(self, first + f);
+                }
+                if let Some(f) = after {
+                    on[v].push(self, first + f);
+                }
+            });
         }
         self.apply(&off[0], &on[0], white_parent, white);
         self.apply(&off[1], &on[1], black_parent, black);

@@ -38,6 +38,13 @@ pub const SQUARES_OF: [(u8, u8); PAIRS] = squares_of();
 /// The pairs (a bit each) that hold square `s` as a view numbers it.
 const TOUCHING: [u128; 50] = touching();
 
+/// The same two squares as Black numbers its pairs: White's pair `p` is Black's
+/// `MIRROR[p]`, its lower square Black's upper one.
+const MIRROR: [u8; PAIRS] = mirror();
+
+/// What Black sees on a square where White sees content `c`.
+const SWAPPED: [usize; 5] = [0, 3, 4, 1, 2];
+
 /// Row and column (both from 0, row 0 the far side) of square `s`.
 const fn row_col(s: usize) -> (i32, i32) {
     let row = (s / 5) as i32;
@@ -69,6 +76,21 @@ const fn squares_of() -> [(u8, u8); PAIRS] {
         s += 1;
     }
     assert!(n == PAIRS);
+    out
+}
+
+const fn mirror() -> [u8; PAIRS] {
+    let mut out = [0u8; PAIRS];
+    let mut p = 0;
+    while p < PAIRS {
+        let (s, t) = SQUARES_OF[p];
+        let mut q = 0;
+        while SQUARES_OF[q].0 != 49 - t || SQUARES_OF[q].1 != 49 - s {
+            q += 1;
+        }
+        out[p] = q as u8;
+        p += 1;
+    }
     out
 }
 
@@ -131,6 +153,44 @@ pub fn pair_inputs(pieces: Pieces, view: Side, mut each: impl FnMut(usize)) {
         if let Some(f) = pair_input(pieces, view, p) {
             each(f);
         }
+    }
+}
+
+/// Calls `each(view, before, after)` with the input of every pair that holds one
+/// of the `changed` squares (see [`changed_squares`]) before and after the
+/// change from `from` to `to`, as White sees them and as Black does, where they
+/// differ. One walk for both views: each pair's squares are read once, and
+/// Black's input follows from White's by [`MIRROR`] and [`SWAPPED`].
+#[inline(always)]
+pub fn pair_changes_both(
+    from: Pieces,
+    to: Pieces,
+    changed: u64,
+    mut each: impl FnMut(Side, Option<usize>, Option<usize>),
+) {
+    let mut touched = touched_pairs(changed, Side::White);
+    let input = |p: usize, lower: usize, upper: usize| {
+        let c = 5 * lower + upper;
+        (c != 0).then_some(CONTENTS * p + c)
+    };
+    while touched != 0 {
+        let p = touched.trailing_zeros() as usize;
+        touched &= touched - 1;
+        let (s, t) = SQUARES_OF[p];
+        let (s, t) = (usize::from(s), usize::from(t));
+        let before = [s, t].map(|q| content(from, q, Side::White));
+        let after = [s, t].map(|q| content(to, q, Side::White));
+        if before == after {
+            continue;
+        }
+        each(
+            Side::White,
+            input(p, before[0], before[1]),
+            input(p, after[0], after[1]),
+        );
+        let q = usize::from(MIRROR[p]);
+        let [b, a] = [before, after].map(|c| [SWAPPED[c[1]], SWAPPED[c[0]]]);
+        each(Side::Black, input(q, b[0], b[1]), input(q, a[0], a[1]));
     }
 }
 
@@ -233,6 +293,39 @@ mod tests {
             }
             // 31's and 27's pairs, the step between them counted once.
             assert_eq!(touched.count_ones(), 4 + 4 - 1);
+        }
+    }
+
+    #[test]
+    fn both_views_change_as_each_does_alone() {
+        assert!((0..PAIRS).all(|p| usize::from(MIRROR[usize::from(MIRROR[p])]) == p));
+        let mut positions = crate::eval::testing::random_positions(4, 30, 120);
+        positions.dedup();
+        for pair in positions.windows(2) {
+            let (from, to) = (Pieces::of(&pair[0]), Pieces::of(&pair[1]));
+            let changed = changed_squares(from, to);
+            let mut seen = Vec::new();
+            pair_changes_both(from, to, changed, |view, before, after| {
+                seen.push((view.index(), before, after));
+            });
+            let mut expected = Vec::new();
+            for view in [Side::White, Side::Black] {
+                for p in 0..PAIRS {
+                    let (before, after) = (pair_input(from, view, p), pair_input(to, view, p));
+                    if before != after {
+                        expected.push((view.index(), before, after));
+                    }
+                }
+            }
+            seen.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(
+                seen,
+                expected,
+                "{} -> {}",
+                pair[0].to_fen(),
+                pair[1].to_fen()
+            );
         }
     }
 }
