@@ -124,6 +124,19 @@ impl Scratch {
     }
 }
 
+/// Sets `rows` (the pair inputs' rows of a float network of `wide` units) to
+/// `net`'s pair weights: its units first, the new ones at zero. Nothing when `net`
+/// has no pairs.
+fn copy_pair_rows(net: &Network, rows: &mut [f32], wide: usize) {
+    let h = net.hidden;
+    for (i, row) in rows.chunks_exact_mut(wide).enumerate() {
+        let old = &net.input[(net.first_pair() + i) * h..][..h];
+        for (p, &w) in row.iter_mut().zip(old) {
+            *p = w as f32 / ACTIVATION as f32;
+        }
+    }
+}
+
 /// A uniform number in [-1, 1) from a generator state.
 fn uniform(state: &mut u64) -> f32 {
     *state = super::super::fitting::splitmix(*state);
@@ -234,12 +247,7 @@ impl FloatNetwork {
         // The first layer, a row of units per input and then the biases: the old
         // units at the front of each row, the new ones as drawn.
         let (pieces, pairs) = params[..at.input_bias].split_at_mut(float_inputs(buckets) * wide);
-        for (i, row) in pairs.chunks_exact_mut(wide).enumerate() {
-            let old = &net.input[(net.first_pair() + i) * h..][..h];
-            for (p, &w) in row.iter_mut().zip(old) {
-                *p = over(i32::from(w), ACTIVATION);
-            }
-        }
+        copy_pair_rows(net, pairs, wide);
         let (shared, own) = pieces.split_at_mut(FEATURES * wide);
         for (f, row) in shared.chunks_exact_mut(wide).enumerate() {
             for (u, p) in row[..h].iter_mut().enumerate() {

@@ -55,6 +55,9 @@ pub mod accumulator;
 mod avx2;
 pub mod file;
 pub mod pairs;
+pub mod pieces;
+
+pub use pieces::Pieces;
 
 use kroon_rules::board::{Position, Side};
 use pairs::{pair_inputs, PAIRS, PAIR_FEATURES};
@@ -141,39 +144,6 @@ impl std::fmt::Debug for Network {
             "Network {{ hidden: {}, views: {}, buckets: {}, squared: {}, pairs: {}, .. }}",
             self.hidden, self.views, self.buckets, self.squared, self.pairs
         )
-    }
-}
-
-/// The pieces of a position by colour and kind: all that the inputs of either
-/// side's view depend on, and what the accumulators along a line of play compare
-/// (a [`Position`] also holds a key, which a successor played without one lacks).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Pieces {
-    pub white: u64,
-    pub black: u64,
-    pub kings: u64,
-}
-
-impl Pieces {
-    /// The pieces of `pos`.
-    #[must_use]
-    #[inline]
-    pub fn of(pos: &Position) -> Pieces {
-        Pieces {
-            white: pos.side_bits(Side::White),
-            black: pos.side_bits(Side::Black),
-            kings: pos.king_bits(),
-        }
-    }
-
-    /// The pieces of each kind, in White's padded layout: White's men, White's
-    /// kings, Black's men, Black's kings, whichever side views them: [`inputs`]
-    /// maps them to a view's inputs piece by piece.
-    #[must_use]
-    #[inline]
-    pub fn kinds(self) -> [u64; 4] {
-        let (white, black, kings) = (self.white, self.black, self.kings);
-        [white & !kings, white & kings, black & !kings, black & kings]
     }
 }
 

@@ -175,34 +175,7 @@ impl Network {
                 }
             },
         };
-        // Each word is read only where the version has it: a short older file
-        // ends before it.
-        let word = |at: usize, from: u32| (version >= from).then(|| u32_at(bytes, at));
-        let squared = match (version, word(HEADER + 4, 4)) {
-            (1..=3, _) => false,
-            (4, Some(1)) => true,
-            (5, Some(a @ 0..=1)) => a == 1,
-            (_, a) => {
-                let a = a.unwrap_or_default();
-                let takes = if version == 4 {
-                    "1 (squared)"
-                } else {
-                    "0 or 1"
-                };
-                return Err(format!(
-                    "activation {a} in a version {version} network; this Kroon takes {takes}"
-                ));
-            }
-        };
-        let pairs = match word(HEADER + 8, 5) {
-            None => false,
-            Some(1) => true,
-            Some(i) => {
-                return Err(format!(
-                    "inputs' word {i} in a version {version} network; this Kroon takes 1 (pairs)"
-                ))
-            }
-        };
+        let (squared, pairs) = activation_and_inputs(bytes, version)?;
         let size = file_size(hidden.min(1 << 20), views, buckets, squared, pairs);
         if bytes.len() != size {
             return Err(format!(
@@ -229,6 +202,39 @@ impl Network {
     pub fn save(&self, path: &Path) -> Result<(), String> {
         knowledge_file::write(path, &self.encode())
     }
+}
+
+/// The activation's and the inputs' words of a version 4 or 5 file (squared
+/// activations, pair inputs); an older file has neither. Each word is read only
+/// where the version has it: a short older file ends before it.
+fn activation_and_inputs(bytes: &[u8], version: u32) -> Result<(bool, bool), String> {
+    let word = |at: usize, from: u32| (version >= from).then(|| u32_at(bytes, at));
+    let squared = match (version, word(HEADER + 4, 4)) {
+        (1..=3, _) => false,
+        (4, Some(1)) => true,
+        (5, Some(a @ 0..=1)) => a == 1,
+        (_, a) => {
+            let a = a.unwrap_or_default();
+            let takes = if version == 4 {
+                "1 (squared)"
+            } else {
+                "0 or 1"
+            };
+            return Err(format!(
+                "activation {a} in a version {version} network; this Kroon takes {takes}"
+            ));
+        }
+    };
+    let pairs = match word(HEADER + 8, 5) {
+        None => false,
+        Some(1) => true,
+        Some(i) => {
+            return Err(format!(
+                "inputs' word {i} in a version {version} network; this Kroon takes 1 (pairs)"
+            ))
+        }
+    };
+    Ok((squared, pairs))
 }
 
 /// The layers from the bytes after the header (their size already checked).

@@ -18,7 +18,7 @@
 //! `b` (0 empty, 1 own man, 2 own king, 3 their man, 4 their king) is input
 //! `CONTENTS * p + 5 * a + b`; an empty pair has none.
 
-use super::Pieces;
+use super::pieces::Pieces;
 use kroon_rules::board::Side;
 
 /// Diagonal steps on the board.
