@@ -540,3 +540,18 @@ fn a_network_fit_goes_on_from_a_network_file() {
         assert!(err.contains(name) && err.contains(says), "{err}");
     }
 }
+
+#[test]
+fn the_network_s_options_are_refused_for_the_patterns() {
+    let dir = Scratch::new("training-options");
+    for option in [
+        &["--pairs"][..],
+        &["--buckets", "8"],
+        &["--activation", "squared"],
+    ] {
+        let out = train(&[&dir.join("none.bin")], &dir.join("w.bin"), option);
+        assert!(!out.status.success(), "{option:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("--model network"), "{option:?}: {err}");
+    }
+}

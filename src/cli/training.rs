@@ -90,9 +90,11 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
     if batch == 0 || !(0.0..=1.0).contains(&args.lambda) {
         return Err("--batch must be at least 1 and --lambda between 0 and 1".into());
     }
-    if !network && (args.views != 1 || args.buckets != 1 || args.activation.is_some()) {
+    if !network && (args.views != 1 || args.buckets != 1 || args.activation.is_some() || args.pairs)
+    {
         return Err(
-            "--views, --buckets and --activation are the network's (--model network)".into(),
+            "--views, --buckets, --activation and --pairs are the network's (--model network)"
+                .into(),
         );
     }
     let model = if network {

@@ -23,9 +23,7 @@
 //! the full refresh's: tested below, and asserted at every evaluation in debug
 //! builds.
 
-use super::pairs::{
-    changed_squares, pair_changes_both, pair_input, touched_pairs, MAX_CHANGED_SQUARES,
-};
+use super::pairs::{changed_squares, pair_changes_both, MAX_CHANGED_SQUARES};
 use super::{
     bucket, inputs, inputs_both, lanes, lanes_mut, Network, Pieces, BUCKETS, LANES, MAX_PIECES,
 };
@@ -87,13 +85,8 @@ impl Network {
         if self.pairs {
             let first = self.first_pair();
             pair_changes_both(from, to, changed, |view, before, after| {
-                let v = view.index();
-                if let Some(f) = before {
-                    off[v].push(self, first + f);
-                }
-                if let Some(f) = after {
-                    on[v].push(self, first + f);
-                }
+                off[view.index()].push_some(self, first, before);
+                on[view.index()].push_some(self, first, after);
             });
         }
         self.apply(&off[0], &on[0], white_parent, white);
@@ -231,7 +224,7 @@ impl Rows {
 
     /// Adds to `off` the rows of the pairs' inputs (as `view` sees them) that
     /// the pieces' change from `pieces.0` to `pieces.1` takes away, to `on` those
-    /// it brings: the pairs that hold a `changed` square and now hold otherwise.
+    /// it brings (see [`pair_changes_both`]: the other view's are passed over).
     #[inline(always)]
     fn collect_pairs(
         (off, on): (&mut Rows, &mut Rows),
@@ -242,19 +235,19 @@ impl Rows {
     ) {
         const _: () = assert!(MAX_CHANGED_SQUARES * 5 <= MAX_PIECES as u32);
         let first = net.first_pair();
-        let mut touched = touched_pairs(changed, view);
-        while touched != 0 {
-            let p = touched.trailing_zeros() as usize;
-            touched &= touched - 1;
-            let (before, after) = (pair_input(from, view, p), pair_input(to, view, p));
-            if before != after {
-                if let Some(f) = before {
-                    off.push(net, first + f);
-                }
-                if let Some(f) = after {
-                    on.push(net, first + f);
-                }
+        pair_changes_both(from, to, changed, |seen_by, before, after| {
+            if seen_by == view {
+                off.push_some(net, first, before);
+                on.push_some(net, first, after);
             }
+        });
+    }
+
+    /// Adds the row of input `first + f` if there is an `f`.
+    #[inline(always)]
+    fn push_some(&mut self, net: &Network, first: usize, f: Option<usize>) {
+        if let Some(f) = f {
+            self.push(net, first + f);
         }
     }
 
