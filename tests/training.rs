@@ -242,6 +242,74 @@ fn rescoring_keeps_the_positions_and_resumes() {
 }
 
 #[test]
+fn the_other_player_s_positions_are_scored_by_the_run_s_evaluation() {
+    let dir = Scratch::new("training-other-player");
+    let (mixed, own) = (dir.join("mixed.bin"), dir.join("own.bin"));
+    let games = ["--games", "2", "--threads", "1"];
+    let out = selfplay(&mixed, &[&games[..], &["--versus", "learned"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(selfplay(&own, &games).status.success());
+    let rescore = |data: &Path, out: &Path| {
+        kroon(&[
+            "rescore",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--nodes",
+            "3000",
+            "--eval",
+            "hand",
+            "--other-player",
+            "--threads",
+            "2",
+            "--quiet",
+        ])
+    };
+    let mixed_out = dir.join("mixed-out.bin");
+    let out = rescore(&mixed, &mixed_out);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (before, after) = (
+        std::fs::read(&mixed).unwrap(),
+        std::fs::read(&mixed_out).unwrap(),
+    );
+    assert_eq!(before.len(), after.len());
+    // The run (hand) has White in even games: its records keep their scores
+    // byte for byte; the patterns' records are searched again by hand's search.
+    let (mut theirs, mut changed) = (0, 0);
+    for (b, a) in before.chunks(32).zip(after.chunks(32)) {
+        if b.starts_with(b"KROONPOS") {
+            assert_eq!(a, b);
+            continue;
+        }
+        assert_eq!((&a[..26], &a[28..]), (&b[..26], &b[28..]));
+        let white_to_move = b[24] & 1 == 0;
+        let game = u32::from_le_bytes(b[28..32].try_into().unwrap());
+        if white_to_move == (game % 2 == 0) {
+            assert_eq!(a, b, "a position the run moved in kept its score");
+        } else {
+            theirs += 1;
+            changed += usize::from(a[26..28] != b[26..28]);
+        }
+    }
+    assert!(theirs > 0 && changed > 0, "{changed} of {theirs} changed");
+    assert!(
+        text(&out.stdout).starts_with(&format!("{theirs} positions rescored")),
+        "{}",
+        text(&out.stdout)
+    );
+    // A run against itself has no other player: its file is copied as it is.
+    let own_out = dir.join("own-out.bin");
+    let out = rescore(&own, &own_out);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&own_out).unwrap(),
+        std::fs::read(&own).unwrap()
+    );
+    assert!(text(&out.stdout).starts_with("0 positions rescored"));
+}
+
+#[test]
 fn shards_split_the_games_and_concatenate() {
     let dir = Scratch::new("training-shards");
     let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));

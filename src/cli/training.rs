@@ -204,6 +204,12 @@ pub struct RescoreArgs {
     /// Endgame tables the searches probe (a folder, as `kroon egdb build` writes it).
     #[arg(long)]
     pub tables: Option<std::path::PathBuf>,
+    /// Search only the positions the other player of a `kroon selfplay --versus` run
+    /// moved in, with the evaluation given (the run's own, as a rule), and keep the
+    /// other records' scores: every label of the file is then one evaluation's.
+    /// Records of runs without --versus are kept as they are.
+    #[arg(long)]
+    pub other_player: bool,
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -222,6 +228,7 @@ pub(super) fn run_rescore(args: &RescoreArgs) -> Result<(), String> {
             Some(dir) => Some(std::sync::Arc::new(complete_tables(dir)?)),
             None => None,
         },
+        other_player: args.other_player,
         progress: !args.quiet,
     };
     crate::tools::rescore::run(&config)

@@ -15,9 +15,15 @@
 //! round 21s's records) takes the score of its first search instead of a second,
 //! identical one; the scores found are kept by position for the whole run (some
 //! 50 bytes a position, half a gigabyte for 8 M).
+//!
+//! A `--versus` run keeps both players' positions, each with its own search's
+//! score, so half of its labels are the other (usually weaker) player's opinion of
+//! its own positions. `--other-player` searches only those: every label of the
+//! file is then the run's evaluation's, and the run's own scores are kept as
+//! they are.
 
 use super::progress::format_duration;
-use super::selfplay::{one_thread_engine, stored_score};
+use super::selfplay::{moved_by_other_player, one_thread_engine, stored_score};
 use super::training_data::{read_file, Block, ReadSummary, Record, BLOCK};
 use crate::board::Position;
 use crate::egdb::Tables;
@@ -46,7 +52,27 @@ pub struct RescoreConfig {
     /// Endgame tables the searches probe (complete piece counts only, as in
     /// self-play).
     pub tables: Option<Arc<Tables>>,
+    /// Search only the positions the other player of a `--versus` run moved in.
+    pub other_player: bool,
     pub progress: bool,
+}
+
+/// For each block, whether its record is to be searched again: every record, or
+/// with `other_player` those the other player of a `--versus` run moved in.
+fn to_search(input: &[Block], other_player: bool) -> Vec<bool> {
+    let mut header = None;
+    input
+        .iter()
+        .map(|block| match block {
+            Block::Header(h) => {
+                header = Some(*h);
+                false
+            }
+            Block::Record(r) => {
+                !other_player || header.is_some_and(|h| moved_by_other_player(&h, r))
+            }
+        })
+        .collect()
 }
 
 /// Reads a whole training file.
@@ -127,13 +153,21 @@ fn search_score(engine: &mut Engine, position: Position, old: i16, nodes: u64) -
     }
 }
 
-/// The positions of `chunk` that need a search: those not in `known`, each once.
-fn positions_to_search(chunk: &[Block], known: &HashMap<Position, i16>) -> Vec<(Position, i16)> {
+/// The positions of `chunk` that need a search: those `searched` marks and not in
+/// `known`, each once.
+fn positions_to_search(
+    chunk: &[Block],
+    searched: &[bool],
+    known: &HashMap<Position, i16>,
+) -> Vec<(Position, i16)> {
     let mut seen = std::collections::HashSet::new();
     chunk
         .iter()
-        .filter_map(|block| match block {
-            Block::Record(r) if !known.contains_key(&r.position) && seen.insert(r.position) => {
+        .zip(searched)
+        .filter_map(|(block, &search)| match block {
+            Block::Record(r)
+                if search && !known.contains_key(&r.position) && seen.insert(r.position) =>
+            {
                 Some((r.position, r.score))
             }
             _ => None,
@@ -177,12 +211,16 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
     let (input, _) = read_blocks(&config.data)?;
     let (done_blocks, mut out) = open_output(config, &input)?;
     let done = done_blocks.len();
+    let search = to_search(&input, config.other_player);
+    // Records this run will search (or take from a repeat): the progress line's goal.
+    let to_do = search[done..].iter().filter(|&&s| s).count() as u64;
     // The scores found so far, by position, an earlier run's among them.
     let mut known: HashMap<Position, i16> = done_blocks
         .iter()
-        .filter_map(|block| match block {
-            Block::Record(r) => Some((r.position, r.score)),
-            Block::Header(_) => None,
+        .zip(&search)
+        .filter_map(|(block, &searched)| match block {
+            Block::Record(r) if searched => Some((r.position, r.score)),
+            _ => None,
         })
         .collect();
     drop(done_blocks);
@@ -197,31 +235,31 @@ pub fn run(config: &RescoreConfig) -> Result<(), String> {
     // Positions searched; the other records written repeat one met before.
     let mut fresh = 0u64;
     for chunk_start in (done..input.len()).step_by(CHUNK) {
-        let chunk = &input[chunk_start..(chunk_start + CHUNK).min(input.len())];
-        let todo = positions_to_search(chunk, &known);
+        let end = (chunk_start + CHUNK).min(input.len());
+        let (chunk, marked) = (&input[chunk_start..end], &search[chunk_start..end]);
+        let todo = positions_to_search(chunk, marked, &known);
         known.extend(search_all(&mut engines, &todo, config.nodes));
         fresh += todo.len() as u64;
-        let results = chunk.iter().map(|block| match block {
-            Block::Record(r) => Block::Record(Record {
-                score: known[&r.position],
-                ..*r
-            }),
-            header => *header,
-        });
         let mut bytes = Vec::with_capacity(chunk.len() * BLOCK);
-        for (new, old) in results.zip(chunk) {
-            if let (Block::Record(n), Block::Record(o)) = (&new, old) {
-                searched += 1;
-                changed += u64::from(n.score != o.score);
-            }
+        for (block, &marked) in chunk.iter().zip(marked) {
+            let new = match block {
+                Block::Record(r) if marked => {
+                    searched += 1;
+                    changed += u64::from(known[&r.position] != r.score);
+                    Block::Record(Record {
+                        score: known[&r.position],
+                        ..*r
+                    })
+                }
+                other => *other,
+            };
             bytes.extend_from_slice(&new.encode());
         }
         out.write_all(&bytes)
             .map_err(|e| format!("{}: {e}", config.out.display()))?;
         if config.progress && last_report.elapsed() >= Duration::from_secs(1) {
-            let end = chunk_start + chunk.len();
             let rate = searched as f64 / start.elapsed().as_secs_f64().max(1e-3);
-            let eta = Duration::from_secs_f64((input.len() - end) as f64 / rate.max(1e-3));
+            let eta = Duration::from_secs_f64((to_do - searched) as f64 / rate.max(1e-3));
             eprint!(
                 "\rblocks {end}/{} positions {searched} ({rate:.0}/s) elapsed {} eta {}",
                 input.len(),

@@ -126,6 +126,13 @@ fn run_has_white(number: u64) -> bool {
     number.is_multiple_of(2)
 }
 
+/// Whether `record`, of a run with `header`, is a position the other player of a
+/// `--versus` run moved in (its score that player's search's).
+pub fn moved_by_other_player(header: &RunHeader, record: &Record) -> bool {
+    header.versus
+        && (record.position.side_to_move() == Side::White) != run_has_white(u64::from(record.game))
+}
+
 /// The engines of one player thread: the run's evaluation, and the other player's
 /// when the run plays against another (`--versus`).
 struct Players {
