@@ -54,6 +54,25 @@ fn selfplay(out: &Path, extra: &[&str]) -> Output {
     kroon(&args)
 }
 
+/// `kroon rescore` of `data` into `out` by hand's search of 3,000 nodes, with
+/// `extra` options.
+fn rescore(data: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "rescore",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--nodes",
+        "3000",
+        "--eval",
+        "hand",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    kroon(&args)
+}
+
 /// `kroon train` on `data`, writing `out`, with `extra` options.
 fn train(data: &[&Path], out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["train", "--data"];
@@ -149,25 +168,11 @@ fn rescoring_keeps_the_positions_and_resumes() {
     assert!(selfplay(&data, &["--games", "3", "--threads", "1"])
         .status
         .success());
-    let rescore_of = |data: &Path, out: &Path, threads: &str| {
-        kroon(&[
-            "rescore",
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--nodes",
-            "3000",
-            "--eval",
-            "hand",
-            "--threads",
-            threads,
-            "--quiet",
-        ])
-    };
-    let rescore = |out: &Path, threads: &str| rescore_of(&data, out, threads);
+    let rescore_of =
+        |data: &Path, out: &Path, threads: &str| rescore(data, out, &["--threads", threads]);
+    let rescore_here = |out: &Path, threads: &str| rescore_of(&data, out, threads);
     let whole = dir.join("whole.bin");
-    let out = rescore(&whole, "2");
+    let out = rescore_here(&whole, "2");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let (before, after) = (
         std::fs::read(&data).unwrap(),
@@ -191,7 +196,7 @@ fn rescoring_keeps_the_positions_and_resumes() {
     // A run stopped halfway (and in a block) resumes to the same file, on one thread.
     let part = dir.join("part.bin");
     std::fs::write(&part, &after[..after.len() / 2 + 5]).unwrap();
-    let out = rescore(&part, "1");
+    let out = rescore_here(&part, "1");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("resuming after"));
     assert_eq!(std::fs::read(&part).unwrap(), after);
@@ -229,14 +234,14 @@ fn rescoring_keeps_the_positions_and_resumes() {
     let mut wrong = before[..96].to_vec();
     wrong[32 + 30] ^= 1; // another game number
     std::fs::write(&other, &wrong).unwrap();
-    let refused = rescore(&other, "1");
+    let refused = rescore_here(&other, "1");
     assert!(!refused.status.success());
     assert!(
         text(&refused.stderr).contains("not a rescoring of"),
         "{}",
         text(&refused.stderr)
     );
-    let refused = rescore(&data, "1");
+    let refused = rescore_here(&data, "1");
     assert!(!refused.status.success());
     assert!(text(&refused.stderr).contains("cannot be the input"));
 }
@@ -249,23 +254,7 @@ fn the_other_player_s_positions_are_scored_by_the_run_s_evaluation() {
     let out = selfplay(&mixed, &[&games[..], &["--versus", "learned"]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(selfplay(&own, &games).status.success());
-    let rescore = |data: &Path, out: &Path| {
-        kroon(&[
-            "rescore",
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--nodes",
-            "3000",
-            "--eval",
-            "hand",
-            "--other-player",
-            "--threads",
-            "2",
-            "--quiet",
-        ])
-    };
+    let rescore = |data: &Path, out: &Path| rescore(data, out, &["--other-player"]);
     let mixed_out = dir.join("mixed-out.bin");
     let out = rescore(&mixed, &mixed_out);
     assert!(out.status.success(), "{}", text(&out.stderr));
