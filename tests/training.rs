@@ -162,6 +162,37 @@ fn a_run_against_another_player_is_its_own_run() {
 }
 
 #[test]
+fn a_run_that_keeps_threats_is_its_own_run() {
+    let dir = Scratch::new("training-threats");
+    let (plain, threats) = (dir.join("plain.bin"), dir.join("threats.bin"));
+    let args = ["--games", "2", "--threads", "1"];
+    assert!(selfplay(&plain, &args).status.success());
+    let with = [&args[..], &["--threats"]].concat();
+    assert!(selfplay(&threats, &with).status.success());
+    // The same games with more positions: every record of the plain run is there.
+    let (a, b) = (
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&threats).unwrap(),
+    );
+    assert!(b.len() > a.len());
+    let kept: std::collections::HashSet<&[u8]> = b.chunks(32).skip(1).collect();
+    assert!(a.chunks(32).skip(1).all(|r| kept.contains(r)));
+    // Into the plain run's file it starts a run of its own, which then resumes.
+    let out = selfplay(&plain, &with);
+    assert!(
+        text(&out.stdout).starts_with("2 games, "),
+        "{}",
+        text(&out.stdout)
+    );
+    let again = selfplay(&plain, &with);
+    assert!(
+        text(&again.stdout).starts_with("0 games, "),
+        "{}",
+        text(&again.stdout)
+    );
+}
+
+#[test]
 fn rescoring_keeps_the_positions_and_resumes() {
     let dir = Scratch::new("training-rescore");
     let data = dir.join("data.bin");

@@ -171,6 +171,11 @@ pub struct SelfplayArgs {
     /// which player is not written in the file, so give each its own file or seed.
     #[arg(long)]
     pub versus: Option<String>,
+    /// Also keep positions where the side to move cannot capture but the other side
+    /// can (by default neither side can): the search judges those statically too.
+    /// The same games with more records, so another run.
+    #[arg(long)]
+    pub threats: bool,
     /// Endgame tables (a folder, as `kroon egdb build` writes it): the players probe
     /// them, and a game ends as soon as it has no more pieces than they hold
     /// complete, with their value as its result. The piece count is part of the
@@ -271,6 +276,7 @@ pub(super) fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
         shards,
         threads: threads.max(1),
         evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
+        threats: args.threats,
         versus: match &args.versus {
             Some(name) => Some(crate::eval::Evaluator::from_name(name)?),
             None => None,

@@ -62,6 +62,8 @@ pub struct SelfplayConfig {
     /// result (the true result of the ending, not the one a few thousand nodes a
     /// move would reach, and no time spent playing it out). None: no tables.
     pub tables: Option<Arc<Tables>>,
+    /// Also keep positions where only the other side can capture (`--threats`).
+    pub threats: bool,
     pub progress: bool,
 }
 
@@ -84,10 +86,23 @@ fn table_result(tables: &Tables, pieces: u32, game: &Game) -> Option<Option<Side
     Some(tables.probe(pos)?.winner(pos.side_to_move()))
 }
 
-/// Neither side has a capture: the evaluation is trained on such positions only,
-/// as the search calls it on no others.
+/// Neither side has a capture: the positions self-play keeps by default.
 fn is_quiet(pos: &Position) -> bool {
     !has_capture(pos) && !has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()))
+}
+
+/// Whether self-play keeps `pos` for training: the side to move cannot capture
+/// (a position with a capture pending is never judged statically), and without
+/// `threats` neither can the other side. The search does judge positions where
+/// only the other side can capture statically (its stand-pat with kings on the
+/// board or below the horizon's first ply, its futility tests at any depth: some
+/// 6-7% of the evaluations of `kroon bench`), so `--threats` trains on those too.
+fn to_keep(pos: &Position, threats: bool) -> bool {
+    if threats {
+        !has_capture(pos)
+    } else {
+        is_quiet(pos)
+    }
 }
 
 /// A search's score as a training file stores it (decisive scores at the limit).
@@ -211,7 +226,7 @@ fn play_game(config: &SelfplayConfig, players: &mut Players, number: u64) -> Vec
         };
         let pos = *game.position();
         // A forced move is played without a search (depth 0): no score to keep.
-        if found.depth > 0 && is_quiet(&pos) {
+        if found.depth > 0 && to_keep(&pos, config.threats) {
             kept.push((pos, stored_score(found.score), game.moves().len()));
         }
         game.play(mv).expect("the search plays legal moves");
@@ -304,6 +319,7 @@ fn open_output(config: &SelfplayConfig) -> Result<(Vec<u64>, std::fs::File), Str
         nodes: config.nodes,
         tables: config.table_pieces() as u8,
         versus: config.versus.is_some(),
+        threats: config.threats,
     };
     let (done, keep_bytes) = finished_games(config, header)?;
     let todo: Vec<u64> = (0..config.games)
@@ -448,6 +464,7 @@ mod tests {
             evaluator: Evaluator::from_name("hand").unwrap(),
             versus: versus.map(|name| Evaluator::from_name(name).unwrap()),
             tables: None,
+            threats: false,
             progress: false,
         }
     }
@@ -498,6 +515,33 @@ mod tests {
         let r: Position = "W:W28,40:B23,19,5".parse().unwrap();
         assert!(!has_capture(&r));
         assert!(!is_quiet(&r));
+        // With --threats the last is kept as well; a capture pending never is.
+        assert!(!to_keep(&r, false) && to_keep(&r, true));
+        assert!(!to_keep(&p, false) && !to_keep(&p, true));
+        assert!(to_keep(&q, false) && to_keep(&q, true));
+    }
+
+    #[test]
+    fn threats_keep_more_positions_of_the_same_games() {
+        let threats = SelfplayConfig {
+            threats: true,
+            ..small_run(Some("learned"))
+        };
+        let plain = small_run(Some("learned"));
+        let mut threatened = 0;
+        for number in 0..4 {
+            let with = play_game(&threats, &mut Players::new(&threats), number);
+            let without = play_game(&plain, &mut Players::new(&plain), number);
+            // The same game: the quiet records are those of the plain run.
+            let quiet: Vec<Record> = with
+                .iter()
+                .filter(|r| is_quiet(&r.position))
+                .copied()
+                .collect();
+            assert_eq!(quiet, without);
+            threatened += with.len() - without.len();
+        }
+        assert!(threatened > 0);
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! | 10-11 | block size (32) |
 //! | 12 | the endgame tables' piece count the games were ended by (0: none; see `kroon selfplay --tables`) |
 //! | 13 | 1: the run's evaluation played another (`kroon selfplay --versus`); 0: itself |
-//! | 14-15 | reserved (0) |
+//! | 14 | 1: positions where only the other side can capture kept too (`kroon selfplay --threats`); 0: neither side can |
+//! | 15 | reserved (0) |
 //! | 16-23 | the run's seed |
 //! | 24-25, 26-27 | shard index and shard count |
 //! | 28-31 | nodes per move |
@@ -57,6 +58,9 @@ pub struct RunHeader {
     /// The games were played against another evaluation (`kroon selfplay
     /// --versus`): a run against another player is another run.
     pub versus: bool,
+    /// Positions where only the other side can capture were kept too (`kroon
+    /// selfplay --threats`): the same games, other records, so another run.
+    pub threats: bool,
 }
 
 /// One kept position.
@@ -105,6 +109,7 @@ impl RunHeader {
         b[10..12].copy_from_slice(&(BLOCK as u16).to_le_bytes());
         b[12] = self.tables;
         b[13] = u8::from(self.versus);
+        b[14] = u8::from(self.threats);
         b[16..24].copy_from_slice(&self.seed.to_le_bytes());
         b[24..26].copy_from_slice(&self.shard.to_le_bytes());
         b[26..28].copy_from_slice(&self.shards.to_le_bytes());
@@ -159,11 +164,8 @@ impl Block {
                 shards: u16::from_le_bytes([b[26], b[27]]),
                 nodes: u32::from_le_bytes(b[28..32].try_into().expect("4 bytes")),
                 tables: b[12],
-                versus: match b[13] {
-                    0 => false,
-                    1 => true,
-                    other => return Err(format!("a header's versus flag {other} (0 or 1)")),
-                },
+                versus: flag(b[13], "versus")?,
+                threats: flag(b[14], "threats")?,
             }));
         }
         let white = from_plain_bits(word(b, 0))?;
@@ -192,6 +194,15 @@ impl Block {
             score,
             game: u32::from_le_bytes(b[28..32].try_into().expect("4 bytes")),
         }))
+    }
+}
+
+/// A header's flag byte: 0 or 1.
+fn flag(byte: u8, name: &str) -> Result<bool, String> {
+    match byte {
+        0 => Ok(false),
+        1 => Ok(true),
+        other => Err(format!("a header's {name} flag {other} (0 or 1)")),
     }
 }
 
@@ -275,6 +286,7 @@ mod tests {
             nodes: 4000,
             tables: 5,
             versus: false,
+            threats: false,
         };
         assert_eq!(Block::decode(&header.encode()), Ok(Block::Header(header)));
         let versus = RunHeader {
@@ -282,6 +294,11 @@ mod tests {
             ..header
         };
         assert_eq!(Block::decode(&versus.encode()), Ok(Block::Header(versus)));
+        let threats = RunHeader {
+            threats: true,
+            ..header
+        };
+        assert_eq!(Block::decode(&threats.encode()), Ok(Block::Header(threats)));
         let position: Position = "B:WK3,31,40:B1,K45,20".parse().unwrap();
         let record = Record {
             position,
@@ -302,11 +319,15 @@ mod tests {
             nodes: 1,
             tables: 0,
             versus: false,
+            threats: false,
         }
         .encode();
         let mut flag = b;
         flag[13] = 2;
         assert!(Block::decode(&flag).unwrap_err().contains("versus flag 2"));
+        flag[13] = 0;
+        flag[14] = 3;
+        assert!(Block::decode(&flag).unwrap_err().contains("threats flag 3"));
         b[8] = 9;
         assert!(Block::decode(&b).unwrap_err().contains("version 9"));
         let mut r = Record {
