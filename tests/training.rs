@@ -137,20 +137,7 @@ fn a_run_against_another_player_is_its_own_run() {
     assert!(selfplay(&data, &args).status.success());
     // The same seed against the patterns: new games, not the self-play run resumed.
     let versus = [&args[..], &["--versus", "learned"]].concat();
-    let out = selfplay(&data, &versus);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).starts_with("2 games, "),
-        "{}",
-        text(&out.stdout)
-    );
-    // And that run resumes as any other.
-    let again = selfplay(&data, &versus);
-    assert!(
-        text(&again.stdout).starts_with("0 games, "),
-        "{}",
-        text(&again.stdout)
-    );
+    plays_a_run_of_its_own(&data, &versus);
     // An unknown player is refused by name.
     let bad = selfplay(&dir.join("bad.bin"), &["--versus", "nonsense"]);
     assert!(!bad.status.success());
@@ -177,14 +164,21 @@ fn a_run_that_keeps_threats_is_its_own_run() {
     assert!(b.len() > a.len());
     let kept: std::collections::HashSet<&[u8]> = b.chunks(32).skip(1).collect();
     assert!(a.chunks(32).skip(1).all(|r| kept.contains(r)));
-    // Into the plain run's file it starts a run of its own, which then resumes.
-    let out = selfplay(&plain, &with);
+    // Into the plain run's file it starts a run of its own.
+    plays_a_run_of_its_own(&plain, &with);
+}
+
+/// `kroon selfplay` with `args` (two games) into `data`, which holds another run of
+/// the same seed, plays its two games, and then resumes as any run does.
+fn plays_a_run_of_its_own(data: &Path, args: &[&str]) {
+    let out = selfplay(data, args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).starts_with("2 games, "),
         "{}",
         text(&out.stdout)
     );
-    let again = selfplay(&plain, &with);
+    let again = selfplay(data, args);
     assert!(
         text(&again.stdout).starts_with("0 games, "),
         "{}",
