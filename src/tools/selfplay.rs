@@ -144,8 +144,12 @@ fn run_has_white(number: u64) -> bool {
 /// Whether `record`, of a run with `header`, is a position the other player of a
 /// `--versus` run moved in (its score that player's search's).
 pub fn moved_by_other_player(header: &RunHeader, record: &Record) -> bool {
-    header.versus
-        && (record.position.side_to_move() == Side::White) != run_has_white(u64::from(record.game))
+    header.versus && other_player_moves(record.position.side_to_move(), u64::from(record.game))
+}
+
+/// Whether the other player of a `--versus` run moves for `side` in game `number`.
+fn other_player_moves(side: Side, number: u64) -> bool {
+    (side == Side::White) != run_has_white(number)
 }
 
 /// The engines of one player thread: the run's evaluation, and the other player's
@@ -175,7 +179,7 @@ impl Players {
     /// The engine that moves for `side` in game `number`.
     fn mover(&mut self, side: Side, number: u64) -> &mut Engine {
         match &mut self.versus {
-            Some(versus) if (side == Side::White) != run_has_white(number) => versus,
+            Some(versus) if other_player_moves(side, number) => versus,
             _ => &mut self.run,
         }
     }
