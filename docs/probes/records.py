@@ -2,6 +2,8 @@
 into numpy, name a record's position as a FEN, and write a position back as a record.
 The format is src/tools/training_data.rs's."""
 
+import sys
+
 import numpy as np
 
 BLOCK = 32
@@ -9,7 +11,10 @@ BLOCK = 32
 
 def read(path):
     """A file's whole blocks, one row each, and which rows are headers."""
-    raw = np.fromfile(path, dtype=np.uint8)
+    try:
+        raw = np.fromfile(path, dtype=np.uint8)
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
     raw = raw[: len(raw) // BLOCK * BLOCK].reshape(-1, BLOCK)
     return raw, ((raw[:, 7] >> 6) & 1) == 1
 
