@@ -18,7 +18,10 @@ from records import fen, read
 
 
 def static(path, boards):
-    engine = kroon.Engine(eval=path, tables=False, book=False, hash_mb=1)
+    try:
+        engine = kroon.Engine(eval=path, tables=False, book=False, hash_mb=1)
+    except ValueError as e:
+        sys.exit(str(e))
     return np.array([engine.evaluate(b) for b in boards], dtype=float)
 
 

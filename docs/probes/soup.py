@@ -24,7 +24,10 @@ def fnv1a(data):
 
 
 def load(path):
-    raw = Path(path).read_bytes()
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
     body = raw[:-8]
     if raw[:8] != b"KROONNET" or fnv1a(body) != int.from_bytes(raw[-8:], "little"):
         sys.exit(f"{path}: not a sound network file")
