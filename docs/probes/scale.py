@@ -10,24 +10,17 @@ fits lost"); scaling a network alone measures that cost, and scaling a fit back 
 """
 
 import sys
-from pathlib import Path
 
-import numpy as np
-
-from soup import KINDS, fnv1a, load
+from soup import load, save
 
 
 def main(source, out, factor):
     head, parts = load(source)
     parts[2] = parts[2] * factor
     parts[3] = parts[3] * factor
-    body = head
-    for values, kind in zip(parts, KINDS, strict=True):
-        info = np.iinfo(kind)
-        if np.abs(np.rint(values)).max() > info.max:
-            sys.exit(f"{source}: times {factor} does not fit the file's {kind} weights")
-        body += np.rint(values).astype(kind).tobytes()
-    Path(out).write_bytes(body + fnv1a(body).to_bytes(8, "little"))
+    kind = save(out, head, parts)
+    if kind:
+        sys.exit(f"{source}: times {factor} does not fit the file's {kind} weights")
 
 
 if __name__ == "__main__":

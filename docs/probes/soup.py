@@ -47,12 +47,22 @@ def main(out, paths):
     head = loaded[0][0]
     if any(h != head for h, _ in loaded):
         sys.exit("the networks differ in shape")
+    means = [np.mean([parts[i] for _, parts in loaded], axis=0) for i in range(len(KINDS))]
+    if save(out, head, means):
+        sys.exit("the mean does not fit the file")
+
+
+def save(out, head, parts):
+    """Writes a network file of `head` and the four parts (floats, rounded here) with its
+    checksum; returns the kind of the first part whose values do not fit, writing nothing."""
     body = head
-    for i, kind in enumerate(KINDS):
-        mean = np.mean([parts[i] for _, parts in loaded], axis=0)
-        info = np.iinfo(kind)
-        body += np.clip(np.rint(mean), info.min, info.max).astype(kind).tobytes()
+    for values, kind in zip(parts, KINDS, strict=True):
+        rounded = np.rint(values)
+        if np.abs(rounded).max() > np.iinfo(kind).max:
+            return kind
+        body += rounded.astype(kind).tobytes()
     Path(out).write_bytes(body + fnv1a(body).to_bytes(8, "little"))
+    return None
 
 
 if __name__ == "__main__":
