@@ -18,7 +18,8 @@ fn main() -> ExitCode {
 
 /// A reader that stops early (`kroon perft --depth 9 | head -1`) closes the pipe, and
 /// `println!` then panics with a backtrace hint. Nobody wants the rest of the output:
-/// end at once, quietly, as Unix tools do.
+/// end at once, quietly, as Unix tools do. The same for stderr, where `kroon match`
+/// writes its progress: `kroon match ... 2>&1 | head -1` closes both.
 fn end_quietly_when_the_reader_leaves() {
     let report = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -26,7 +27,9 @@ fn end_quietly_when_the_reader_leaves() {
             .payload()
             .downcast_ref::<String>()
             .map_or("", String::as_str);
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+        let to_a_stream = message.starts_with("failed printing to stdout")
+            || message.starts_with("failed printing to stderr");
+        if to_a_stream && message.contains("Broken pipe") {
             std::process::exit(0);
         }
         report(info);

@@ -206,6 +206,25 @@ fn kroon_against_itself_plays_legal_games_that_add_up() {
 }
 
 #[test]
+fn a_reader_that_stops_early_ends_the_match_quietly() {
+    // As `kroon match ... 2>&1 | head -1` does: the progress lines go to stderr,
+    // and the reader of both streams has gone before the first of them.
+    let a = kroon_engine("a");
+    let b = kroon_engine("b");
+    let mut child = kroon()
+        .args(["match", "--engine", &a, "--engine", &b])
+        .args(["--nodes", "500", "--games", "2"])
+        .env_remove("RUST_BACKTRACE")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let out = child.wait_with_output();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
 fn a_round_robin_on_the_clock_plays_every_pair_both_ways() {
     let engines: Vec<String> = ["A", "B", "C"].iter().map(|n| kroon_engine(n)).collect();
     let mut args = Vec::new();
