@@ -1,0 +1,184 @@
+"""Games of Kroon against Scan 2.0 as training records: positions a stronger opponent steers
+into, which self-play never reaches (docs/learning.md, session 91).
+
+    sparring_games.py OPENINGS.fen NODES DEPTH OUT.bin SCAN_DIR [TABLES_DIR] [SEED]
+
+Each opening of the file (shuffled by SEED: Python's `random`) is
+played twice, Kroon with each colour: Kroon searches NODES nodes a move through the Python
+package (b8a, no book), Scan 2.0 DEPTH plies through its Hub mode (version 1, its 2-4
+bitbases). A game ends by the rules, at 300 plies as a draw, or as soon as Kroon's endgame
+tables (TABLES_DIR) know its result. Every position where neither side can capture is kept,
+both players' (the records of `kroon selfplay`, score 0: score them with `kroon rescore`),
+with the game's result. Scan only plays: none of its scores is kept.
+
+Resumable: a game's records are appended when it ends, and a run started again goes on
+after the last game in OUT.bin. Prints each game's result for Kroon and the running W/D/L."""
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import kroon
+import numpy as np
+
+from records import BLOCK, read, record
+
+MAX_PLIES = 300
+# The header of `kroon selfplay`'s files (src/tools/training_data.rs): a run against
+# another player (byte 13), identified by its seed.
+MAGIC = b"KROONPOS"
+
+
+def header(seed, nodes, tables):
+    out = np.zeros(BLOCK, dtype=np.uint8)
+    out[0:8] = np.frombuffer(MAGIC, dtype=np.uint8)
+    out[8:10] = (1, 0)
+    out[10:12] = (BLOCK, 0)
+    out[12] = tables
+    out[13] = 1
+    out[16:24] = np.frombuffer(np.uint64(seed).tobytes(), dtype=np.uint8)
+    out[24:28] = (0, 0, 1, 0)
+    out[28:32] = np.frombuffer(np.uint32(nodes).tobytes(), dtype=np.uint8)
+    return out
+
+
+def hub_position(board):
+    """Scan's Hub 1 position: the side to move (w, b), then squares 1-50 (w, b, W, B, e)."""
+    pieces = board.piece_map()
+    return ("w" if board.turn == "white" else "b") + "".join(
+        pieces.get(sq, "e") for sq in range(1, 51)
+    )
+
+
+def scan_move(board, text):
+    squares = [int(s) for s in text.replace("-", "x").split("x")]
+    for move in board.legal_moves:
+        if (move.from_square, move.to_square) == tuple(squares[:2]) and sorted(
+            move.captured
+        ) == sorted(squares[2:]):
+            return move
+    sys.exit(f"Scan's move {text} is not legal in {board.fen()}")
+
+
+class Scan:
+    def __init__(self, scan_dir, depth):
+        self.hub = subprocess.Popen(
+            ["src/scan", "hub"],
+            cwd=scan_dir,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.depth = depth
+        self.say("hub")
+        self.until("wait")
+        self.say("init")
+        self.until("ready")
+
+    def say(self, line):
+        self.hub.stdin.write(line + "\n")
+        self.hub.stdin.flush()
+
+    def until(self, word):
+        while not (line := self.hub.stdout.readline()).startswith(word):
+            if not line:
+                sys.exit("Scan ended")
+        return line.strip()
+
+    def new_game(self):
+        self.say("new")
+
+    def play(self, board):
+        self.say("pos " + hub_position(board))
+        self.say(f"depth {self.depth}")
+        self.say("analyse")
+        return scan_move(board, self.until("move").split()[1])
+
+
+def quiet(board):
+    """Neither side can capture: the side to move's captures, and the other side's
+    if it were to move."""
+    if board.must_capture:
+        return False
+    side, rest = board.fen().split(":", 1)
+    other = kroon.Board(("B" if side == "W" else "W") + ":" + rest)
+    return not other.must_capture
+
+
+def play_game(engine, nodes, scan, opening, kroon_side):
+    """The game's kept positions (board, ply) and its result for White (2, 1, 0)."""
+    board = kroon.Board(opening)
+    engine.new_game()
+    scan.new_game()
+    kept = []
+    while True:
+        if board.is_game_over():
+            outcome = board.outcome()
+            result = 1 if outcome.is_draw else (2 if outcome.winner == "white" else 0)
+            break
+        if board.ply >= MAX_PLIES:
+            result = 1
+            break
+        verdict = engine.probe(board) if engine.has_tables else None
+        if verdict is not None:
+            white = (
+                verdict
+                if board.turn == "white"
+                else {"win": "loss", "loss": "win"}.get(verdict, verdict)
+            )
+            result = {"win": 2, "draw": 1, "loss": 0}[white]
+            break
+        if quiet(board):
+            kept.append((board.copy(), board.ply))
+        if board.turn == kroon_side:
+            move = engine.search(board, nodes=nodes).move
+        else:
+            move = scan.play(board)
+        board.push(move)
+    return kept, result
+
+
+def main(openings_path, nodes, depth, out, scan_dir, tables=None, seed=1):
+    openings = [
+        line.split(";")[0].strip()
+        for line in Path(openings_path).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    random.Random(seed).shuffle(openings)
+    engine = kroon.Engine(hash_mb=16, book=False, tables=tables or False, table_pieces=5)
+    scan = Scan(scan_dir, depth)
+    done = 0
+    if Path(out).exists():
+        raw, is_header = read(out)
+        games = raw[~is_header][:, 28:32].copy().view("<u4")[:, 0]
+        done = int(games.max()) + 1 if len(games) else 0
+    else:
+        header(seed, nodes, 5 if tables else 0).tofile(out)
+    score = [0, 0, 0]
+    for game in range(done, 2 * len(openings)):
+        opening = openings[game // 2]
+        kroon_side = "white" if game % 2 == 0 else "black"
+        kept, white_result = play_game(engine, nodes, scan, opening, kroon_side)
+        number = np.frombuffer(np.uint32(game).tobytes(), dtype=np.uint8)
+        blocks = []
+        for board, ply in kept:
+            outcome = white_result if board.turn == "white" else 2 - white_result
+            blocks.append(record(board, number, outcome, ply))
+        with open(out, "ab") as f:
+            np.array(blocks, dtype=np.uint8).tofile(f)
+        mine = white_result if kroon_side == "white" else 2 - white_result
+        score[2 - mine] += 1
+        print(
+            f"game {game} opening {opening} Kroon {kroon_side} "
+            f"{['lost', 'drew', 'won'][mine]} ({len(kept)} positions); "
+            f"Kroon +{score[0]} ={score[1]} -{score[2]}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    a = sys.argv[1:]
+    if len(a) not in (5, 6, 7):
+        sys.exit(__doc__)
+    main(a[0], int(a[1]), int(a[2]), a[3], a[4], *a[5:6], *[int(s) for s in a[6:7]])
