@@ -1,19 +1,23 @@
 """Games of Kroon against Scan 2.0 as training records: positions a stronger opponent steers
 into, which self-play never reaches (docs/learning.md, session 91).
 
-    sparring_games.py OPENINGS.fen NODES DEPTH OUT.bin SCAN_DIR [TABLES_DIR] [SEED]
+    sparring_games.py --openings F.fen --nodes N --depth D --scan SCAN_DIR --out OUT.bin
+                      [--tables DIR] [--seed S] [--eval NET] [--games G]
 
-Each opening of the file (shuffled by SEED: Python's `random`) is
-played twice, Kroon with each colour: Kroon searches NODES nodes a move through the Python
-package (b8a, no book), Scan 2.0 DEPTH plies through its Hub mode (version 1, its 2-4
-bitbases). A game ends by the rules, at 300 plies as a draw, or as soon as Kroon's endgame
-tables (TABLES_DIR) know its result. Every position where neither side can capture is kept,
-both players' (the records of `kroon selfplay`, score 0: score them with `kroon rescore`),
-with the game's result. Scan only plays: none of its scores is kept.
+Each opening of the file (shuffled by SEED: Python's `random`) is played twice, Kroon with
+each colour: Kroon searches N nodes a move through the Python package (the built-in network
+or NET, no book), Scan 2.0 D plies through its Hub mode (version 1, its 2-4 bitbases). A game
+ends by the rules, at 300 plies as a draw, or as soon as Kroon's endgame tables (DIR) know its
+result. Every position where neither side can capture is kept, both players' (the records of
+`kroon selfplay`, score 0: score them with `kroon rescore`), with the game's result. Scan only
+plays: none of its scores is kept.
 
-Resumable: a game's records are appended when it ends, and a run started again goes on
-after the last game in OUT.bin. Prints each game's result for Kroon and the running W/D/L."""
+Resumable: a game's records are appended when it ends, and a run started again goes on after
+the last game in OUT.bin, up to G games. Prints each game's result for Kroon and the running
+W/D/L; two runs of one seed against the same Scan play the same openings with the same
+colours, so their game lines pair up (a screen of one network against another)."""
 
+import argparse
 import random
 import subprocess
 import sys
@@ -139,33 +143,38 @@ def play_game(engine, nodes, scan, opening, kroon_side):
     return kept, result
 
 
-def main(openings_path, nodes, depth, out, scan_dir, tables=None, seed=1):
-    openings = [
-        line.split(";")[0].strip()
-        for line in Path(openings_path).read_text().splitlines()
-        if line.strip() and not line.startswith("#")
-    ]
-    random.Random(seed).shuffle(openings)
-    engine = kroon.Engine(hash_mb=16, book=False, tables=tables or False, table_pieces=5)
-    scan = Scan(scan_dir, depth)
+def main(a):
+    try:
+        lines = Path(a.openings).read_text().splitlines()
+    except OSError as e:
+        sys.exit(f"{a.openings}: {e.strerror}")
+    openings = [line.split(";")[0].strip() for line in lines if line.strip() and line[0] != "#"]
+    random.Random(a.seed).shuffle(openings)
+    try:
+        engine = kroon.Engine(
+            hash_mb=16, book=False, tables=a.tables or False, table_pieces=5, eval=a.eval
+        )
+    except ValueError as e:
+        sys.exit(str(e))
+    scan = Scan(a.scan, a.depth)
     done = 0
-    if Path(out).exists():
-        raw, is_header = read(out)
+    if Path(a.out).exists():
+        raw, is_header = read(a.out)
         games = raw[~is_header][:, 28:32].copy().view("<u4")[:, 0]
         done = int(games.max()) + 1 if len(games) else 0
     else:
-        header(seed, nodes, 5 if tables else 0).tofile(out)
+        header(a.seed, a.nodes, 5 if a.tables else 0).tofile(a.out)
     score = [0, 0, 0]
-    for game in range(done, 2 * len(openings)):
+    for game in range(done, min(a.games, 2 * len(openings))):
         opening = openings[game // 2]
         kroon_side = "white" if game % 2 == 0 else "black"
-        kept, white_result = play_game(engine, nodes, scan, opening, kroon_side)
+        kept, white_result = play_game(engine, a.nodes, scan, opening, kroon_side)
         number = np.frombuffer(np.uint32(game).tobytes(), dtype=np.uint8)
         blocks = []
         for board, ply in kept:
             outcome = white_result if board.turn == "white" else 2 - white_result
             blocks.append(record(board, number, outcome, ply))
-        with open(out, "ab") as f:
+        with open(a.out, "ab") as f:
             np.array(blocks, dtype=np.uint8).tofile(f)
         mine = white_result if kroon_side == "white" else 2 - white_result
         score[2 - mine] += 1
@@ -178,7 +187,14 @@ def main(openings_path, nodes, depth, out, scan_dir, tables=None, seed=1):
 
 
 if __name__ == "__main__":
-    a = sys.argv[1:]
-    if len(a) not in (5, 6, 7):
-        sys.exit(__doc__)
-    main(a[0], int(a[1]), int(a[2]), a[3], a[4], *a[5:6], *[int(s) for s in a[6:7]])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--openings", required=True)
+    parser.add_argument("--nodes", type=int, required=True)
+    parser.add_argument("--depth", type=int, required=True)
+    parser.add_argument("--scan", required=True, help="Scan 2.0's folder (src/scan, data/)")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--tables")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--eval", default="network")
+    parser.add_argument("--games", type=int, default=1 << 30)
+    main(parser.parse_args())
