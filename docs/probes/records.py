@@ -7,6 +7,7 @@ import sys
 import numpy as np
 
 BLOCK = 32
+MAGIC = b"KROONPOS"
 
 
 def read(path):
@@ -55,4 +56,18 @@ def record(board, game, outcome, ply):
     out[24] = (1 if board.turn == "black" else 0) | outcome << 1
     out[25] = min(ply, 255)
     out[28:32] = game
+    return out
+
+
+def header(seed, nodes, tables, versus=True):
+    """A run's header block: `nodes` a move, games ended by `tables`-piece tables (0: none),
+    `versus` another player, one shard, identified by `seed`."""
+    out = np.zeros(BLOCK, dtype=np.uint8)
+    out[0:8] = np.frombuffer(MAGIC, dtype=np.uint8)
+    out[8:12] = (1, 0, BLOCK, 0)
+    out[12] = tables
+    out[13] = int(versus)
+    out[16:24] = np.frombuffer(np.uint64(seed).tobytes(), dtype=np.uint8)
+    out[24:28] = (0, 0, 1, 0)
+    out[28:32] = np.frombuffer(np.uint32(nodes).tobytes(), dtype=np.uint8)
     return out

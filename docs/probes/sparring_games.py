@@ -26,41 +26,15 @@ from pathlib import Path
 import kroon
 import numpy as np
 
-from records import BLOCK, read, record
+from move_choice import hub_position, same
+from records import header, read, record
 
 MAX_PLIES = 300
-# The header of `kroon selfplay`'s files (src/tools/training_data.rs): a run against
-# another player (byte 13), identified by its seed.
-MAGIC = b"KROONPOS"
-
-
-def header(seed, nodes, tables):
-    out = np.zeros(BLOCK, dtype=np.uint8)
-    out[0:8] = np.frombuffer(MAGIC, dtype=np.uint8)
-    out[8:10] = (1, 0)
-    out[10:12] = (BLOCK, 0)
-    out[12] = tables
-    out[13] = 1
-    out[16:24] = np.frombuffer(np.uint64(seed).tobytes(), dtype=np.uint8)
-    out[24:28] = (0, 0, 1, 0)
-    out[28:32] = np.frombuffer(np.uint32(nodes).tobytes(), dtype=np.uint8)
-    return out
-
-
-def hub_position(board):
-    """Scan's Hub 1 position: the side to move (w, b), then squares 1-50 (w, b, W, B, e)."""
-    pieces = board.piece_map()
-    return ("w" if board.turn == "white" else "b") + "".join(
-        pieces.get(sq, "e") for sq in range(1, 51)
-    )
 
 
 def scan_move(board, text):
-    squares = [int(s) for s in text.replace("-", "x").split("x")]
     for move in board.legal_moves:
-        if (move.from_square, move.to_square) == tuple(squares[:2]) and sorted(
-            move.captured
-        ) == sorted(squares[2:]):
+        if same(move, text):
             return move
     sys.exit(f"Scan's move {text} is not legal in {board.fen()}")
 
@@ -94,7 +68,7 @@ class Scan:
         self.say("new")
 
     def play(self, board):
-        self.say("pos " + hub_position(board))
+        self.say("pos " + hub_position(board.fen()))
         self.say(f"depth {self.depth}")
         self.say("analyse")
         return scan_move(board, self.until("move").split()[1])
@@ -126,12 +100,8 @@ def play_game(engine, nodes, scan, opening, kroon_side):
             break
         verdict = engine.probe(board) if engine.has_tables else None
         if verdict is not None:
-            white = (
-                verdict
-                if board.turn == "white"
-                else {"win": "loss", "loss": "win"}.get(verdict, verdict)
-            )
-            result = {"win": 2, "draw": 1, "loss": 0}[white]
+            mover = {"win": 2, "draw": 1, "loss": 0}[verdict]
+            result = mover if board.turn == "white" else 2 - mover
             break
         if quiet(board):
             kept.append((board.copy(), board.ply))
@@ -156,7 +126,10 @@ def main(a):
         )
     except ValueError as e:
         sys.exit(str(e))
-    scan = Scan(a.scan, a.depth)
+    try:
+        scan = Scan(a.scan, a.depth)
+    except OSError as e:
+        sys.exit(f"{a.scan}/src/scan: {e.strerror}")
     done = 0
     if Path(a.out).exists():
         raw, is_header = read(a.out)
