@@ -19,22 +19,29 @@ from records import read, scores
 
 def main(src, out, share, lam, k):
     raw, header = read(src)
+    body = ~header
+    if not body.any():
+        sys.exit(f"{src}: no records")
+    old = scores(raw)
     outcome = ((raw[:, 24] >> 1) & 3).astype(float) / 2
-    label = 1 / (1 + np.exp(-scores(raw) / k))
+    label = 1 / (1 + np.exp(-old / k))
     target = share * outcome + (1 - share) * label
     moved = np.clip((target - lam * outcome) / (1 - lam), 1e-6, 1 - 1e-6)
     # Labels are stored within ±3000 (`SCORE_LIMIT` in src/tools/training_data.rs).
     new = np.clip(np.rint(k * np.log(moved / (1 - moved))), -3000, 3000).astype("<i2")
-    body = ~header
     raw[body, 26:28] = new[body].view(np.uint8).reshape(-1, 2)
     raw.tofile(out)
-    old = scores(read(src)[0])[body]
-    print(
-        body.sum(), "records, mean |label| moved", round(float(np.abs(new[body] - old).mean()), 1)
-    )
+    moved_by = np.abs(new[body] - old[body]).mean()
+    print(body.sum(), "records, mean |label| moved", round(float(moved_by), 1))
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 6:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], *(float(a) for a in sys.argv[3:]))
+    try:
+        share, lam, k = (float(a) for a in sys.argv[3:])
+    except ValueError:
+        sys.exit(__doc__)
+    if not (0 <= share <= 1 and 0 <= lam < 1 and k > 0):
+        sys.exit("SHARE must lie in 0..1, LAMBDA in 0..1 (below 1), K above 0")
+    main(sys.argv[1], sys.argv[2], share, lam, k)
