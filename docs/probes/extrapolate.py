@@ -10,7 +10,7 @@ different shapes, and a result that does not fit the file's integers."""
 
 import sys
 
-from soup import load, save
+from soup import load, number, write
 
 
 def main(out, base, step, k):
@@ -19,16 +19,10 @@ def main(out, base, step, k):
     if head != step_head:
         sys.exit("the networks differ in shape")
     parts = [x + k * (y - x) for x, y in zip(a, b, strict=True)]
-    kind = save(out, head, parts)
-    if kind:
-        sys.exit(f"{base} + {k} x ({step} - {base}) does not fit the file's {kind} weights")
+    write(out, head, parts, f"{base} + {k} x ({step} - {base})")
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 5:
         sys.exit(__doc__)
-    try:
-        k = float(sys.argv[4])
-    except ValueError:
-        sys.exit(f"{sys.argv[4]}: not a number")
-    main(sys.argv[1], sys.argv[2], sys.argv[3], k)
+    main(sys.argv[1], sys.argv[2], sys.argv[3], number(sys.argv[4]))

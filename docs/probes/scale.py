@@ -11,23 +11,17 @@ fits lost"); scaling a network alone measures that cost, and scaling a fit back 
 
 import sys
 
-from soup import load, save
+from soup import load, number, write
 
 
 def main(source, out, factor):
     head, parts = load(source)
     parts[2] = parts[2] * factor
     parts[3] = parts[3] * factor
-    kind = save(out, head, parts)
-    if kind:
-        sys.exit(f"{source}: times {factor} does not fit the file's {kind} weights")
+    write(out, head, parts, f"{source}: times {factor}")
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 4:
         sys.exit(__doc__)
-    try:
-        factor = float(sys.argv[3])
-    except ValueError:
-        sys.exit(f"{sys.argv[3]}: not a number")
-    main(sys.argv[1], sys.argv[2], factor)
+    main(sys.argv[1], sys.argv[2], number(sys.argv[3]))

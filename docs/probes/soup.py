@@ -52,6 +52,21 @@ def main(out, paths):
         sys.exit("the mean does not fit the file")
 
 
+def number(text):
+    """A command-line number, or the program stops saying it is not one."""
+    try:
+        return float(text)
+    except ValueError:
+        sys.exit(f"{text}: not a number")
+
+
+def write(out, head, parts, what):
+    """save(), or the program stops saying that `what` does not fit the file."""
+    kind = save(out, head, parts)
+    if kind:
+        sys.exit(f"{what} does not fit the file's {kind} weights")
+
+
 def save(out, head, parts):
     """Writes a network file of `head` and the four parts (floats, rounded here) with its
     checksum; returns the kind of the first part whose values do not fit, writing nothing."""
