@@ -65,6 +65,14 @@ pub enum Command {
 
 /// Runs a parsed command line; the error is the message to print before exiting.
 pub fn run(cli: Cli) -> Result<(), String> {
+    if matches!(
+        cli.command,
+        Command::Hub(_) | Command::Dxp(_) | Command::Play(_) | Command::Gui(_)
+    ) {
+        // The front ends that play build the small tables a user without them
+        // misses; the tools (self-play, matches) use the tables they are given.
+        crate::tools::egdb_on_demand::register();
+    }
     match cli.command {
         Command::Perft(args) => measure::run_perft(&args),
         Command::Bench(args) => measure::run_bench(&args),

@@ -3,7 +3,8 @@
 //!
 //! - [`book_builder`]: the opening book (`kroon book build`);
 //! - [`egdb_builder`]: the endgame tables (`kroon egdb build`), and
-//!   [`egdb_crosscheck`] checks them against the engine's search;
+//!   [`egdb_crosscheck`] checks them against the engine's search, and
+//!   [`egdb_on_demand`] builds the 2-4 piece tables a playing Kroon misses;
 //! - [`openings_generator`]: start positions for matches (`kroon openings`);
 //! - [`selfplay`] and [`trainer`]: the learned evaluation's games and its fit, over
 //!   the file format of [`training_data`]; [`network_trainer`] fits the network
@@ -14,6 +15,7 @@
 pub mod book_builder;
 pub mod egdb_builder;
 pub mod egdb_crosscheck;
+pub mod egdb_on_demand;
 pub mod fitting;
 pub mod network_trainer;
 pub mod openings_generator;

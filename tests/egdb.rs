@@ -545,3 +545,93 @@ fn without_tables_each_front_end_says_once_on_stderr_how_to_build_them() {
     let second = lines.line(common::PATIENCE);
     assert!(second.contains(BUILD_HINT), "{second}");
 }
+
+#[test]
+fn a_kroon_without_tables_builds_the_small_ones_when_a_game_thins_out() {
+    // The user who skipped `kroon egdb build`: Hub (as DXP, text mode and the board)
+    // builds the 2-4 piece tables in the data folder once a game is down to 30
+    // pieces, takes them up when they are there, and the next Kroon finds them.
+    let mut launch = kroon();
+    let folder = launch.data_dir().join("egdb");
+    let mut child = launch
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let out = common::Lines::read(child.stdout.take().unwrap());
+    let err = common::Lines::read(child.stderr.take().unwrap());
+    let mut stdin = child.stdin.take().unwrap();
+    let mut say = |lines: &str| {
+        stdin.write_all(lines.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    let done = |out: &common::Lines| {
+        let lines = out.until(common::PATIENCE, |l| l.starts_with("done move="));
+        let last = lines.last().unwrap();
+        last["done move=".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    say("hub\ninit\nlevel depth=6\ngo think\n");
+    done(&out);
+    // Three kings against one, a table win that only 31-18 keeps at this depth
+    // (2-7, what the search plays without tables, lets Black's king draw).
+    let won: Position = "W:WK2,K23,K31:BK45".parse().unwrap();
+    // At a node clock, whose games must repeat exactly whenever a build would
+    // end, nothing is built; nor from the 40 pieces of the start.
+    say(&format!(
+        "set-param name=node-rate value=1000000\npos pos={}\ngo think\n",
+        won.to_hub()
+    ));
+    done(&out);
+    say("set-param name=node-rate value=0\nping\n");
+    out.until(common::PATIENCE, |l| l == "pong");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let said = err.waiting();
+    assert!(!said.iter().any(|l| l.contains("building")), "{said:?}");
+    assert!(!folder.exists(), "{}", folder.display());
+    // On the real clock the game is thin enough: the build starts, on its own thread.
+    say("go think\n");
+    done(&out);
+    let said = err.until(2 * common::PATIENCE, |l| {
+        l.starts_with("kroon: built endgame tables")
+    });
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("kroon: building endgame tables in ")),
+        "{said:?}"
+    );
+    assert!(
+        said.last().unwrap().contains("complete to 4 pieces"),
+        "{said:?}"
+    );
+    // The search takes them up: now it keeps the win.
+    say("go think\n");
+    let mv = done(&out);
+    let tables = Tables::open(&folder, 4).unwrap();
+    assert_eq!(tables.complete_pieces(), 4, "{}", tables.describe());
+    let played = legal_moves(&won)
+        .into_iter()
+        .find(|&m| kroon::board::notation::hub_move(m) == mv)
+        .unwrap();
+    assert_eq!(tables.probe(&won.play(played)), Some(Wdl::Loss), "{mv}");
+    say("quit\n");
+    child.wait_within(common::PATIENCE);
+    // In the folder the finished files only, no work folder; the next Kroon reads them.
+    let names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 41, "{names:?}");
+    assert!(names.iter().all(|n| n.starts_with("wdl-")), "{names:?}");
+    let (_, err) = hub_of(&mut launch.same_home(KROON), &[], "hub\ninit\nquit\n");
+    assert!(
+        err.contains("endgame tables: 41 slices, complete to 4 pieces")
+            && !err.contains("building"),
+        "{err}"
+    );
+}

@@ -12,6 +12,7 @@
 
 pub mod file;
 pub mod index;
+pub mod on_demand;
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 mod pext;
 pub mod probe;

@@ -15,7 +15,7 @@
 //! ```
 
 use crate::book::BookUse;
-use crate::egdb::Tables;
+use crate::egdb::{on_demand, Tables};
 use crate::eval::Evaluator;
 use crate::random::Rng;
 use crate::search::control::Control;
@@ -24,7 +24,7 @@ use crate::search::root::{self, SearchParams};
 use crate::search::tt::TranspositionTable;
 use kroon_rules::game::Game;
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -131,28 +131,50 @@ impl Endgame {
 const BUILD_HINT: &str = "build them (2-5 pieces, 71 MB, about 5 minutes on two cores) with: \
                           kroon egdb build --pieces 5";
 
+/// What a front end that makes tables itself ([`on_demand`]) does without them.
+const MADE_HINT: &str = "Kroon builds the 2-4 piece tables there when a game comes down to \
+                         30 pieces (2.3 MB, about 10 s on one core beside the search)";
+
+/// A search whose root has this many pieces or fewer asks for the tables a front
+/// end can make: a search of more never reaches 4 pieces, and the many brief
+/// Kroons that GUIs and scripts start for a position or two build nothing.
+pub const ASK_FOR_TABLES_PIECES: u32 = 30;
+
 /// The hint of [`Endgame::say_if_missing`] was given in this process.
 static MISSING_SAID: AtomicBool = AtomicBool::new(false);
 
+/// Whether `dir` holds table files (read or not: damaged ones are named when read).
+fn holds_table_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("wdl-") && name.ends_with(".egdb")
+        })
+    })
+}
+
 impl Endgame {
-    /// One line for a user who has no tables: where they were looked for and which
-    /// command builds them; None when tables were loaded, when they are turned off
-    /// (fewer than 2 pieces), or when the folder holds table files (damaged ones
-    /// were named on stderr already).
+    /// One line for a user who has no tables: where they were looked for, what
+    /// Kroon does about it in a front end that makes them ([`on_demand`]), and
+    /// which command builds them all; None when tables were loaded, when they are
+    /// turned off (fewer than 2 pieces), or when the folder holds table files
+    /// (damaged ones were named on stderr already).
     #[must_use]
     pub fn missing_hint(&self) -> Option<String> {
         if self.tables.is_some() || self.pieces < 2 {
             return None;
         }
         let dir = self.dir.as_ref()?;
-        let has_files = std::fs::read_dir(dir).is_ok_and(|entries| {
-            entries.flatten().any(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with("wdl-") && name.ends_with(".egdb")
-            })
-        });
-        (!has_files).then(|| format!("no endgame tables in {}; {BUILD_HINT}", dir.display()))
+        if holds_table_files(dir) {
+            return None;
+        }
+        let dir = dir.display();
+        Some(if on_demand::registered() {
+            format!("no endgame tables in {dir}; {MADE_HINT}; or {BUILD_HINT}")
+        } else {
+            format!("no endgame tables in {dir}; {BUILD_HINT}")
+        })
     }
 
     /// Says [`Endgame::missing_hint`] on stderr, once a process however many
@@ -165,6 +187,25 @@ impl Endgame {
                 eprintln!("kroon: {hint}");
             }
         }
+    }
+
+    /// Without tables, a search of `pieces` or fewer asks for the ones a front end
+    /// can make ([`on_demand`]) when the folder holds none, and the tables are taken
+    /// up once made. Not under a node clock (`node_rate`), whose games must repeat
+    /// exactly however soon a build ends.
+    fn take_up_made_tables(&mut self, pieces: u32, node_rate: Option<u64>) {
+        if self.tables.is_some() || self.pieces < 2 || node_rate.is_some() {
+            return;
+        }
+        let dir = self.dir.as_deref();
+        if pieces <= ASK_FOR_TABLES_PIECES
+            && on_demand::registered()
+            && !on_demand::requested()
+            && !dir.is_some_and(holds_table_files)
+        {
+            on_demand::request(dir);
+        }
+        self.tables = on_demand::ready(dir);
     }
 }
 
@@ -400,6 +441,8 @@ impl Engine {
                 return id;
             }
         }
+        let pieces = game.position().occupied().count();
+        self.endgame.take_up_made_tables(pieces, self.node_rate);
         let params = SearchParams {
             position: *game.position(),
             keys: game.keys().to_vec(),
@@ -413,7 +456,6 @@ impl Engine {
             pruning: self.pruning,
             corrections: Arc::clone(&self.corrections),
         };
-        let pieces = game.position().occupied().count();
         let settled = self
             .endgame
             .tables
