@@ -764,3 +764,41 @@ fn tabs_and_reloads_leave_no_engine_behind() {
     wait_for_engines(0);
     gui.assert_alive();
 }
+
+#[test]
+fn a_kroon_without_tables_builds_the_small_ones_and_the_page_says_so() {
+    // Started with an empty data folder: the page says so; once Kroon has searched
+    // a thin position (here three kings against one), it builds the 2-4 piece tables
+    // beside its search, and the page shows them and their value.
+    let gui = Gui::start(&[]);
+    let session = gui.session();
+    let mut stream = Stream::open(&gui, session);
+    let state = stream.wait_for("the first state", |_| true);
+    let tables = state["tables"].as_str().unwrap();
+    assert!(tables.starts_with("no endgame tables yet"), "{tables}");
+    let setup = json!({"action": "setup", "fen": "W:WK2,K23,K31:BK45"});
+    gui.act(
+        session,
+        &json!({"action": "level", "kind": "depth", "depth": 4}),
+    );
+    gui.act(session, &setup);
+    gui.act(session, &json!({"action": "go"}));
+    stream.wait_for("Kroon's move", |s| s["ply"].as_u64() >= Some(1));
+    // The build ends on its own thread; each new setup sends the state again (once:
+    // nobody is to move).
+    gui.act(
+        session,
+        &json!({"action": "players", "white": "human", "black": "human"}),
+    );
+    let deadline = Instant::now() + 2 * PATIENCE;
+    loop {
+        gui.act(session, &setup);
+        let state = stream.wait_for("the position again", |s| s["ply"].as_u64() == Some(0));
+        if state["tables"] == "endgame tables: up to 4 pieces" {
+            assert_eq!(state["database"], "White to move: win", "{state}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "no tables: {state}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}

@@ -189,6 +189,18 @@ impl Endgame {
         }
     }
 
+    /// The tables the searches use: those loaded, else those a front end has made
+    /// for this folder since ([`on_demand`]); None when turned off.
+    #[must_use]
+    pub fn in_use(&self) -> Option<Arc<Tables>> {
+        if self.pieces < 2 {
+            return None;
+        }
+        self.tables
+            .clone()
+            .or_else(|| on_demand::ready(self.dir.as_deref()))
+    }
+
     /// Without tables, a search of `pieces` or fewer asks for the ones a front end
     /// can make ([`on_demand`]) when the folder holds none, and the tables are taken
     /// up once made. Not under a node clock (`node_rate`), whose games must repeat

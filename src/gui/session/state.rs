@@ -109,8 +109,7 @@ impl Session {
             .setup
             .kroon
             .endgame
-            .tables
-            .as_ref()
+            .in_use()
             .and_then(|tables| tables.probe(position))
             .map(|wdl| format!("{} to move: {wdl}", position.side_to_move()));
         Knowledge { book, database }
@@ -119,7 +118,7 @@ impl Session {
     /// Which endgame tables Kroon uses, in words, or how to build them: without
     /// tables Kroon plays its endings much worse, and a user should know.
     fn tables_in_use(&self) -> String {
-        match &self.setup.kroon.endgame.tables {
+        match &self.setup.kroon.endgame.in_use() {
             Some(tables) if tables.complete_pieces() >= 2 => format!(
                 "endgame tables: up to {} pieces",
                 tables
@@ -127,6 +126,10 @@ impl Session {
                     .min(self.setup.kroon.endgame.pieces)
             ),
             Some(_) => "endgame tables: incomplete".into(),
+            None if crate::egdb::on_demand::registered() => "no endgame tables yet (Kroon builds \
+                 the 2-4 piece ones when a game comes down to 30 pieces; `kroon egdb build \
+                 --pieces 5` builds 2-5 in minutes)"
+                .into(),
             None => {
                 "no endgame tables (`kroon egdb build --pieces 5` builds them in minutes)".into()
             }
