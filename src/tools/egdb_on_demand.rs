@@ -139,4 +139,22 @@ mod tests {
         assert_eq!(again.complete_pieces(), PIECES);
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn a_folder_that_cannot_be_made_gets_the_tables_in_memory() {
+        // A "folder" under a plain file cannot be made, by root either.
+        let file =
+            std::env::temp_dir().join(format!("kroon-on-demand-file-{}", std::process::id()));
+        std::fs::write(&file, b"not a folder").unwrap();
+        let dir = file.join("egdb");
+        let tables = make(Some(&dir)).unwrap();
+        assert_eq!(tables.complete_pieces(), PIECES, "{}", tables.describe());
+        // Read whole: probed with their files gone.
+        let won: crate::board::Position = "W:WK2,K23,K31:BK45".parse().unwrap();
+        assert_eq!(tables.probe(&won), Some(crate::egdb::Wdl::Win));
+        let work =
+            std::env::temp_dir().join(format!("kroon-egdb{WORK_PREFIX}{}", std::process::id()));
+        assert!(!work.exists(), "{}", work.display());
+        std::fs::remove_file(&file).unwrap();
+    }
 }
