@@ -6,8 +6,9 @@
 //! folder of this build's own inside the tables' folder, then moved into place a
 //! finished file at a time. So another Kroon building at the same moment, or one
 //! reading the folder, never meets a file half written, and the next Kroon finds
-//! them there. Where the folder cannot be written (or there is none), the tables
-//! are built in the system's temporary folder and kept in memory only.
+//! them there. Where the folder cannot be written (or there is none, or it was
+//! given and does not exist), the tables are built in the system's temporary
+//! folder and kept in memory only.
 
 use super::egdb_builder::{self, BuildConfig};
 use crate::egdb::{on_demand, Tables};
@@ -37,16 +38,26 @@ fn make(dir: Option<&Path>) -> Result<Tables, String> {
         remove_stale_work(dir);
     }
     let own = format!("{WORK_PREFIX}{}", std::process::id());
-    let in_place = dir.map(|d| d.join(&own)).filter(|w| {
+    // Into the per-user folder, made if need be, or a folder that exists: a folder
+    // given that does not exist is a mistyped `bb-path`, not a place to make.
+    let own_folder = |d: &&Path| d.is_dir() || crate::egdb::default_dir().as_deref() == Some(*d);
+    let in_place = dir.filter(own_folder).map(|d| d.join(&own)).filter(|w| {
         // The folder may not be writable: then the temporary one.
         std::fs::create_dir_all(w).is_ok()
     });
+    let kept = match (dir, &in_place) {
+        (Some(d), None) => format!(
+            " (kept in memory: no folder {} to write them in)",
+            d.display()
+        ),
+        _ => String::new(),
+    };
     let work = in_place.unwrap_or_else(|| std::env::temp_dir().join(format!("kroon-egdb{own}")));
     let tables = build_in(&work).and_then(|()| settle(&work, dir));
     let _ = std::fs::remove_dir_all(&work);
     let tables = tables?;
     eprintln!(
-        "kroon: built {} in {:.1} s",
+        "kroon: built {} in {:.1} s{kept}",
         tables.describe(),
         start.elapsed().as_secs_f64()
     );
@@ -141,12 +152,10 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_that_cannot_be_made_gets_the_tables_in_memory() {
-        // A "folder" under a plain file cannot be made, by root either.
-        let file =
-            std::env::temp_dir().join(format!("kroon-on-demand-file-{}", std::process::id()));
-        std::fs::write(&file, b"not a folder").unwrap();
-        let dir = file.join("egdb");
+    fn a_folder_given_that_is_not_there_gets_the_tables_in_memory() {
+        // A mistyped `bb-path`: not made, the tables built aside and kept in memory.
+        let dir =
+            std::env::temp_dir().join(format!("kroon-on-demand-absent-{}", std::process::id()));
         let tables = make(Some(&dir)).unwrap();
         assert_eq!(tables.complete_pieces(), PIECES, "{}", tables.describe());
         // Read whole: probed with their files gone.
@@ -155,6 +164,6 @@ mod tests {
         let work =
             std::env::temp_dir().join(format!("kroon-egdb{WORK_PREFIX}{}", std::process::id()));
         assert!(!work.exists(), "{}", work.display());
-        std::fs::remove_file(&file).unwrap();
+        assert!(!dir.exists(), "{}", dir.display());
     }
 }
