@@ -30,9 +30,9 @@
 //! assert_eq!(game.result(), None::<GameResult>);
 //! println!("{}", game.position().diagram());
 //! ```
-// `unsafe` is refused everywhere but where a benchmark showed it pays and a comment
-// proves it sound (the table's prefetch and its huge-page advice, and the table
-// builder's huge-page advice).
+// `unsafe` is refused here; where a benchmark showed it pays, a comment proves it
+// sound in the crate that holds it (the engine's table prefetch and huge-page
+// advice, the table builder's huge-page advice).
 #![deny(unsafe_code)]
 
 pub mod bench;

@@ -22,6 +22,8 @@ True
 `import kroon.gym` registers the Gymnasium environment `kroon/InternationalDraughts-v0`;
 `kroon.pettingzoo.env()` makes the two-player PettingZoo AEC environment;
 `kroon.CheckersGame` offers the `reset` / `get_valid_moves` / `make_move` interface.
+`kroon.build_tables()` builds the 2-5 piece endgame tables (a few minutes) where
+`kroon.Engine(tables=True)` finds them.
 Moves and actions: `kroon.encode_action(from, to, path_index)` and
 `kroon.decode_action(action)` (see `Board.action_mask`).
 """
@@ -40,6 +42,7 @@ from kroon._kroon import (
     Move,
     Outcome,
     SearchResult,
+    build_tables,
     decode_action,
     encode_action,
     perft,
@@ -64,6 +67,7 @@ __all__ = [
     "Move",
     "Outcome",
     "SearchResult",
+    "build_tables",
     "decode_action",
     "encode_action",
     "perft",

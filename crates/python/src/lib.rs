@@ -2,7 +2,7 @@
 //! (python/kroon) re-exports. A thin layer over the rules crate and the engine
 //! facade: no rule or search logic of its own. The classes are `Board`, `Move`,
 //! `Outcome`, `Engine` and `SearchResult`; the functions `perft`, `read_pdn`,
-//! `encode_action` and `decode_action`.
+//! `encode_action`, `decode_action` and `build_tables`.
 #![deny(unsafe_code)]
 
 mod actions;
@@ -13,6 +13,7 @@ mod moves;
 mod outcome;
 mod pdn;
 mod svg;
+mod tables;
 
 use board::Board;
 use pyo3::prelude::*;
@@ -64,6 +65,7 @@ fn _kroon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_pdn, m)?)?;
     m.add_function(wrap_pyfunction!(actions::encode_action, m)?)?;
     m.add_function(wrap_pyfunction!(actions::decode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::build_tables, m)?)?;
     m.add("STARTING_FEN", board::STARTING_FEN)?;
     m.add("ACTION_COUNT", actions::ACTION_COUNT)?;
     m.add("PATH_SLOTS", actions::PATH_SLOTS)?;

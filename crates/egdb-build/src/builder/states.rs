@@ -1,6 +1,6 @@
 //! The states of a position while its unit is built, one byte each.
 
-use crate::egdb::Wdl;
+use kroon_engine::egdb::Wdl;
 
 /// Below [`DECIDED`]: not decided yet, its count of undecided successors in the
 /// low 7 bits and [`DRAW_MARK`] when a decided successor is a draw.

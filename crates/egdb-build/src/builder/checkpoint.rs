@@ -16,8 +16,8 @@
 //! length (8 bytes); last an FNV-1a 64 checksum of everything before it. Written
 //! to a temporary name and renamed, so a stop while writing leaves the last one.
 
-use crate::checksum::{fnv1a, fnv1a_on};
-use crate::egdb::index::Material;
+use kroon_engine::checksum::{fnv1a, fnv1a_on};
+use kroon_engine::egdb::index::Material;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};

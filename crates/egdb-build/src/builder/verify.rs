@@ -4,9 +4,9 @@
 //! in the same tables. The build checks each unit this way before writing it; this
 //! command checks files that were copied, kept for a long time, or built elsewhere.
 
-use crate::board::movegen::{generate, has_capture};
-use crate::egdb::index::{Cursor, Material};
-use crate::egdb::{Tables, Wdl};
+use kroon_engine::egdb::index::{Cursor, Material};
+use kroon_engine::egdb::{Tables, Wdl};
+use kroon_rules::board::movegen::{generate, has_capture};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -84,7 +84,7 @@ fn check_slice(tables: &Tables, m: Material) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::egdb::file;
+    use kroon_engine::egdb::file;
 
     #[test]
     fn built_tables_pass_the_check_and_a_changed_value_does_not() {

@@ -34,11 +34,11 @@ use super::states::{
     final_value, DECIDED, DRAW, DRAW_MARK, LOSS_DONE, LOSS_NEW, WIN_DONE, WIN_NEW,
 };
 use super::successors::wins_inside;
-use crate::board::bitboard::{BitIter, ALL};
-use crate::board::movegen::look;
-use crate::board::{Position, Side};
-use crate::egdb::index::{Cursor, Material};
-use crate::egdb::Wdl;
+use kroon_engine::egdb::index::{Cursor, Material};
+use kroon_engine::egdb::Wdl;
+use kroon_rules::board::bitboard::{BitIter, ALL};
+use kroon_rules::board::movegen::look;
+use kroon_rules::board::{Position, Side};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
@@ -455,7 +455,7 @@ fn for_each_man_predecessor(after: &Position, mut f: impl FnMut(Position)) {
 /// by a quiet move (bits of the padded layout, for [`KingSlide`]s), with the same
 /// caveat as [`for_each_man_predecessor`].
 ///
-/// [`KingSlide`]: crate::egdb::index::KingSlide
+/// [`KingSlide`]: kroon_engine::egdb::index::KingSlide
 #[inline]
 fn for_each_king_predecessor(after: &Position, mut f: impl FnMut(u64, u64)) {
     let empty = after.empty().0;
@@ -471,7 +471,7 @@ fn for_each_king_predecessor(after: &Position, mut f: impl FnMut(u64, u64)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::movegen::{has_capture, legal_moves};
+    use kroon_rules::board::movegen::{has_capture, legal_moves};
 
     #[allow(non_snake_case)]
     fn ALL_SQUARES() -> impl Iterator<Item = u64> {
@@ -532,9 +532,9 @@ mod tests {
                     let nk = if k & to != 0 { (k & !to) | from } else { k };
                     let nw = (w & !to) | from;
                     let Ok(before) = Position::new(
-                        crate::board::Bitboard(nw),
-                        crate::board::Bitboard(b),
-                        crate::board::Bitboard(nk),
+                        kroon_rules::board::Bitboard(nw),
+                        kroon_rules::board::Bitboard(b),
+                        kroon_rules::board::Bitboard(nk),
                         Side::White,
                     ) else {
                         continue;

@@ -1,6 +1,6 @@
 //! The 2-4 piece tables a playing Kroon builds for itself when its folder has
 //! none: the maker the front ends that play (Hub, DXP, text, the board) register
-//! with [`crate::egdb::on_demand`], which asks for it once a game thins out.
+//! with [`kroon_engine::egdb::on_demand`], which asks for it once a game thins out.
 //!
 //! 2.3 MB, about 10 s on one core: built on one thread, beside the search, into a
 //! folder of this build's own inside the tables' folder, then moved into place a
@@ -10,8 +10,8 @@
 //! given and does not exist), the tables are built in the system's temporary
 //! folder and kept in memory only.
 
-use super::egdb_builder::{self, BuildConfig};
-use crate::egdb::{on_demand, Tables};
+use crate::builder::{self, BuildConfig};
+use kroon_engine::egdb::{on_demand, Tables};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -40,7 +40,8 @@ fn make(dir: Option<&Path>) -> Result<Tables, String> {
     let own = format!("{WORK_PREFIX}{}", std::process::id());
     // Into the per-user folder, made if need be, or a folder that exists: a folder
     // given that does not exist is a mistyped `bb-path`, not a place to make.
-    let own_folder = |d: &&Path| d.is_dir() || crate::egdb::default_dir().as_deref() == Some(*d);
+    let own_folder =
+        |d: &&Path| d.is_dir() || kroon_engine::egdb::default_dir().as_deref() == Some(*d);
     let in_place = dir.filter(own_folder).map(|d| d.join(&own)).filter(|w| {
         // The folder may not be writable: then the temporary one.
         std::fs::create_dir_all(w).is_ok()
@@ -77,7 +78,7 @@ fn build_in(work: &Path) -> Result<(), String> {
         progress: false,
         only: None,
     };
-    pool.install(|| egdb_builder::build(&config)).map(drop)
+    pool.install(|| builder::build(&config)).map(drop)
 }
 
 /// The tables built in `work`, read whole (so its files can go), and moved into
@@ -159,8 +160,8 @@ mod tests {
         let tables = make(Some(&dir)).unwrap();
         assert_eq!(tables.complete_pieces(), PIECES, "{}", tables.describe());
         // Read whole: probed with their files gone.
-        let won: crate::board::Position = "W:WK2,K23,K31:BK45".parse().unwrap();
-        assert_eq!(tables.probe(&won), Some(crate::egdb::Wdl::Win));
+        let won: kroon_rules::board::Position = "W:WK2,K23,K31:BK45".parse().unwrap();
+        assert_eq!(tables.probe(&won), Some(kroon_engine::egdb::Wdl::Win));
         let work =
             std::env::temp_dir().join(format!("kroon-egdb{WORK_PREFIX}{}", std::process::id()));
         assert!(!work.exists(), "{}", work.display());

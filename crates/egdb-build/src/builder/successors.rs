@@ -5,10 +5,10 @@
 
 use super::quiet::{self, Staying};
 use super::states::final_value;
-use crate::board::bitboard::BitIter;
-use crate::board::Position;
-use crate::egdb::index::{Cursor, KingMoves};
-use crate::egdb::Wdl;
+use kroon_engine::egdb::index::{Cursor, KingMoves};
+use kroon_engine::egdb::Wdl;
+use kroon_rules::board::bitboard::BitIter;
+use kroon_rules::board::Position;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 

@@ -18,11 +18,11 @@
 //! Only the slices a crowning reaches, of the unit's own size, are probed as the
 //! file has them.
 
-use crate::board::movegen::{generate_captures, has_capture};
-use crate::board::{Move, Position};
-use crate::egdb::file;
-use crate::egdb::index::{Cursor, Material};
-use crate::egdb::{ProbeStart, Tables, Wdl};
+use kroon_engine::egdb::file;
+use kroon_engine::egdb::index::{Cursor, Material};
+use kroon_engine::egdb::{ProbeStart, Tables, Wdl};
+use kroon_rules::board::movegen::{generate_captures, has_capture};
+use kroon_rules::board::{Move, Position};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -253,8 +253,8 @@ fn value_at(values: &[u8], index: u64) -> Wdl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::egdb_builder::tests::built;
-    use crate::tools::egdb_builder::{solve, units};
+    use crate::builder::tests::built;
+    use crate::builder::{solve, units};
 
     #[test]
     fn a_resolved_slice_holds_what_the_reader_plays_out_for_a_capture_pending_and_so_does_a_kept_one(

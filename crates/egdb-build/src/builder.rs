@@ -29,7 +29,7 @@
 //! Pass 2 and the check index a king's moves ray by ray ([`KingSlide`]): the other
 //! pieces' share of the index is summed once a king, not once a move.
 //!
-//! [`KingSlide`]: crate::egdb::index::KingSlide
+//! [`KingSlide`]: kroon_engine::egdb::index::KingSlide
 //!
 //! Units are independent once the smaller ones exist, so a build can be spread over
 //! machines (see the README); a unit's files are written whole or not at all. While
@@ -45,13 +45,13 @@ mod states;
 mod successors;
 pub mod verify;
 
-use super::progress::{cpu_time, format_duration};
-use crate::board::movegen::{generate_captures, has_capture};
-use crate::board::{Move, Position};
-use crate::egdb::file::{self, SliceFile, BLOCK_POSITIONS};
-use crate::egdb::index::{Cursor, Material};
-use crate::egdb::{Tables, Wdl};
+use crate::progress::{cpu_time, format_duration};
 use checkpoint::Progress;
+use kroon_engine::egdb::file::{self, SliceFile, BLOCK_POSITIONS};
+use kroon_engine::egdb::index::{Cursor, Material};
+use kroon_engine::egdb::{Tables, Wdl};
+use kroon_rules::board::movegen::{generate_captures, has_capture};
+use kroon_rules::board::{Move, Position};
 use rayon::prelude::*;
 use smaller::{Resolved, Smaller};
 use states::{final_value, DRAW, DRAW_MARK, INVALID, LOSS_NEW, MAX_COUNT, WIN_NEW};

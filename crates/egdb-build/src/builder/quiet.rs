@@ -3,9 +3,9 @@
 //! and to visit the others or their successors' indices, and listing, playing and
 //! classifying each move took most of pass 1 and the check.
 
-use crate::board::bitboard::{BitIter, WHITE_PROMOTION};
-use crate::board::movegen::look;
-use crate::board::{Move, Position, Side};
+use kroon_rules::board::bitboard::{BitIter, WHITE_PROMOTION};
+use kroon_rules::board::movegen::look;
+use kroon_rules::board::{Move, Position, Side};
 
 /// White's men, kings and the empty squares.
 #[inline]
@@ -79,7 +79,7 @@ pub fn for_each_staying(pos: &Position, mut f: impl FnMut(Staying)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::movegen::{generate, has_capture};
+    use kroon_rules::board::movegen::{generate, has_capture};
 
     #[test]
     fn the_bits_give_the_moves_the_generator_gives() {
