@@ -4,6 +4,7 @@ refused."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,22 @@ def test_a_damaged_slice_is_named_and_built_again(tmp_path, capfd):
     assert victim.name in capfd.readouterr().err
     assert victim.read_bytes() == sound
     assert kroon.Engine(hash_mb=1, tables=str(tmp_path)).probe(kroon.Board("W:WK46:BK5")) == "loss"
+
+
+def test_an_engine_builds_the_small_tables_in_a_folder_that_has_none(tmp_path):
+    # As `kroon hub` does: a search of 30 pieces or fewer asks for the 2-4 piece
+    # tables, built on a thread of their own and moved into the folder whole.
+    engine = kroon.Engine(hash_mb=1, tables=str(tmp_path))
+    assert not engine.has_tables
+    board = kroon.Board("W:W31,32,33,34:B17,18,19,20")
+    assert engine.search(board, depth=2).move in board.legal_moves
+    deadline = time.monotonic() + 300
+    while not engine.has_tables:
+        assert time.monotonic() < deadline, "no tables built"
+        time.sleep(0.1)
+    assert engine.probe(kroon.Board("W:WK46:BK5")) == "loss"
+    names = sorted(p.name for p in tmp_path.iterdir())
+    # Every material of 2 to 4 pieces: 4 + 12 + 25 slices, and no work folder left.
+    assert len(names) == 41 and all(n.endswith(".egdb") for n in names), names
+    # The next engine reads them from the folder.
+    assert kroon.Engine(hash_mb=1, tables=str(tmp_path)).has_tables

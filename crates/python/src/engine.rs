@@ -29,7 +29,10 @@ use std::time::Duration;
 /// pattern weights), `"hand"`, or a weights or network file; `book`
 /// `False` (the default: every search searches), `True` for the built-in book
 /// or a book file; `tables` a folder of endgame tables, `True` for the default
-/// folder (`~/.local/share/kroon/egdb`), or `None`. A file that cannot be read
+/// folder (`~/.local/share/kroon/egdb`, where `kroon.build_tables()` builds them),
+/// or `None`. A folder that holds no tables gets the 2-4 piece ones, built there
+/// by the engine itself beside its search once a search has 30 pieces or fewer
+/// (about 10 s on one core), as `kroon hub` does. A file that cannot be read
 /// raises `ValueError` naming it.
 ///
 /// >>> import kroon
@@ -332,8 +335,7 @@ impl Engine {
     /// tables are loaded). A capture pending is played out first.
     fn probe(&self, board: &Bound<'_, Board>) -> Option<&'static str> {
         let pos = board.borrow().position();
-        let engine = lock(&self.engine);
-        let tables = engine.endgame().tables.as_ref()?;
+        let tables = lock(&self.engine).endgame().in_use()?;
         tables.probe(&pos).map(|wdl| match wdl {
             Wdl::Win => "win",
             Wdl::Draw => "draw",
@@ -341,10 +343,10 @@ impl Engine {
         })
     }
 
-    /// Whether endgame tables are loaded.
+    /// Whether endgame tables are loaded (or built by the engine since).
     #[getter]
     fn has_tables(&self) -> bool {
-        lock(&self.engine).endgame().tables.is_some()
+        lock(&self.engine).endgame().in_use().is_some()
     }
 
     fn __repr__(&self) -> String {
@@ -355,7 +357,7 @@ impl Engine {
             o.threads,
             o.hash_mb,
             engine.book().name,
-            engine.endgame().tables.is_some()
+            engine.endgame().in_use().is_some()
         )
     }
 }

@@ -56,6 +56,9 @@ fn read_pdn<'py>(py: Python<'py>, text: &str) -> PyResult<Vec<(Bound<'py, PyDict
 
 #[pymodule]
 fn _kroon(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // As in `kroon hub`: an engine given a folder of tables that holds none builds
+    // the 2-4 piece ones there itself once a game thins out.
+    kroon_egdb_build::on_demand::register();
     m.add_class::<Board>()?;
     m.add_class::<moves::Move>()?;
     m.add_class::<outcome::Outcome>()?;
