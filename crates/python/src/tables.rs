@@ -15,7 +15,7 @@ const MOST_PIECES: u32 = 7;
 /// and `kroon hub` look, when `None`) and returns the folder. Slices already there
 /// are checked and kept (a damaged one is named on stderr and built again), so a
 /// stopped build goes on where it was. 5 pieces take a few minutes on two cores and
-/// 71 MB; 6 hours and gigabytes. `threads` defaults to every core. Raises
+/// 71 MB; 6 pieces some hours and 2 GB. `threads` defaults to every core. Raises
 /// `ValueError` for a number out of range, `OSError` when the folder cannot be
 /// made or written.
 ///
