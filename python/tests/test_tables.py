@@ -103,6 +103,13 @@ def test_numbers_out_of_range_are_refused(tmp_path, arguments, message):
     assert not list(tmp_path.iterdir())
 
 
+def test_an_empty_folder_name_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="folder is empty"):
+        kroon.build_tables("", pieces=2, threads=1)
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_folder_that_cannot_be_made_is_refused(tmp_path):
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder")

@@ -16,8 +16,8 @@ const MOST_PIECES: u32 = 7;
 /// are checked and kept (a damaged one is named on stderr and built again), so a
 /// stopped build goes on where it was. 5 pieces take a few minutes on two cores and
 /// 71 MB; 6 pieces some hours and 2 GB. `threads` defaults to every core. Raises
-/// `ValueError` for a number out of range, `OSError` when the folder cannot be
-/// made or written.
+/// `ValueError` for a number out of range or an empty folder name, `OSError` when
+/// the folder cannot be made or written.
 ///
 /// >>> import kroon, tempfile
 /// >>> with tempfile.TemporaryDirectory() as folder:
@@ -42,6 +42,12 @@ pub fn build_tables(
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
         return Err(value_error("threads must be at least 1"));
+    }
+    // An empty path would build in the working folder: a slip, not a place.
+    if folder.as_ref().is_some_and(|f| f.as_os_str().is_empty()) {
+        return Err(value_error(
+            "folder is empty: give a folder, or None for the default",
+        ));
     }
     let dir = folder
         .or_else(kroon_engine::egdb::default_dir)
