@@ -96,9 +96,7 @@ pub(super) fn run_book(command: BookCommand) -> Result<(), String> {
                 out: args.out,
                 positions: args.positions,
                 settings,
-                threads: args
-                    .threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                threads: kroon_engine::cores::threads_or_all(args.threads),
                 evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
                 progress: !args.quiet,
             })

@@ -74,8 +74,7 @@ pub(super) fn openings_or_initial(path: Option<&std::path::Path>) -> Result<Vec<
 }
 
 pub(super) fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = kroon_engine::cores::threads_or_all(threads);
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }

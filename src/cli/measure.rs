@@ -60,7 +60,7 @@ pub(super) fn run_perft(args: &PerftArgs) -> Result<(), String> {
     let threads = match args.threads {
         Some(0) => return Err("--threads must be at least 1".into()),
         Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => kroon_engine::cores::available_cores(),
     };
     let mut start = Instant::now();
     let mut total = 0;

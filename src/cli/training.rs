@@ -119,9 +119,7 @@ pub(super) fn run_train(args: &TrainArgs) -> Result<(), String> {
             .unwrap_or(if network { 0.001 } else { 0.5 }),
         batch,
         l2: args.l2,
-        threads: args
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: kroon_engine::cores::threads_or_all(args.threads),
         scale: args.scale,
         keep_repeats: args.keep_repeats,
     };
@@ -225,9 +223,7 @@ pub(super) fn run_rescore(args: &RescoreArgs) -> Result<(), String> {
         data: args.data.clone(),
         out: args.out.clone(),
         nodes: args.nodes,
-        threads: args
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: kroon_engine::cores::threads_or_all(args.threads),
         evaluator: crate::eval::Evaluator::from_name(&args.eval)?,
         tables: match &args.tables {
             Some(dir) => Some(std::sync::Arc::new(complete_tables(dir)?)),
@@ -262,9 +258,7 @@ pub(super) fn run_selfplay(args: &SelfplayArgs) -> Result<(), String> {
             .map(|o| o.position)
             .collect(),
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = kroon_engine::cores::threads_or_all(args.threads);
     let config = crate::tools::selfplay::SelfplayConfig {
         out: args.out.clone(),
         games: args.games,

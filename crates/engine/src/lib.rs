@@ -20,6 +20,7 @@
 
 pub mod book;
 pub mod checksum;
+pub mod cores;
 pub mod egdb;
 pub mod engine;
 pub mod eval;

@@ -38,8 +38,7 @@ pub fn build_tables(
             "pieces must be 2 to {MOST_PIECES}, not {pieces}"
         )));
     }
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = kroon_engine::cores::threads_or_all(threads);
     if threads == 0 {
         return Err(value_error("threads must be at least 1"));
     }

@@ -17,7 +17,6 @@ use crate::time_control::TimeControl;
 use kroon_rules::board::draw::DrawClock;
 use kroon_rules::board::movegen::legal_moves;
 use kroon_rules::board::{Key, Move, Position};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 /// How settled the search is, iteration by iteration, and so how far past its
@@ -120,11 +119,7 @@ fn ponder_move(tt: &TranspositionTable, pos: &Position, it: &Iteration) -> Optio
 /// thread that waits at a split point for one that is not running wastes its turn.
 /// (64 threads on 2 cores took twice as long as 1 thread; 4 took as long as 2.)
 fn usable_threads(asked: usize) -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let cores = *CORES.get_or_init(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    asked.clamp(1, cores.max(1))
+    asked.clamp(1, crate::cores::available_cores())
 }
 
 /// The threads that search together when a search has more than one: see [`run`].
@@ -394,7 +389,7 @@ mod tests {
 
     #[test]
     fn threads_are_capped_at_the_cores() {
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let cores = crate::cores::available_cores();
         assert_eq!(usable_threads(0), 1);
         assert_eq!(usable_threads(1), 1);
         assert_eq!(usable_threads(cores), cores);
