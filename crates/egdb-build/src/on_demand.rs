@@ -31,8 +31,9 @@ pub fn register() {
     on_demand::register(Box::new(make));
 }
 
-/// Builds the tables for `dir` and returns them read, saying so on stderr.
-fn make(dir: Option<&Path>) -> Result<Tables, String> {
+/// Builds the tables for `dir` and returns them read, with the line for stderr
+/// that says so (said by the engine once the searches can use them).
+fn make(dir: Option<&Path>) -> Result<(Tables, String), String> {
     let start = Instant::now();
     if let Some(dir) = dir {
         remove_stale_work(dir);
@@ -57,12 +58,12 @@ fn make(dir: Option<&Path>) -> Result<Tables, String> {
     let tables = build_in(&work).and_then(|()| settle(&work, dir));
     let _ = std::fs::remove_dir_all(&work);
     let tables = tables?;
-    eprintln!(
-        "kroon: built {} in {:.1} s{kept}",
+    let said = format!(
+        "built {} in {:.1} s{kept}",
         tables.describe(),
         start.elapsed().as_secs_f64()
     );
-    Ok(tables)
+    Ok((tables, said))
 }
 
 /// Builds the slices of up to [`PIECES`] pieces in `work`, on one thread.
@@ -138,7 +139,8 @@ mod tests {
         std::fs::File::open(&stale)
             .and_then(|f| f.set_modified(old))
             .unwrap();
-        let tables = make(Some(&dir)).unwrap();
+        let (tables, said) = make(Some(&dir)).unwrap();
+        assert!(said.starts_with("built endgame tables"), "{said}");
         assert_eq!(tables.complete_pieces(), PIECES, "{}", tables.describe());
         let names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
@@ -157,7 +159,8 @@ mod tests {
         // A mistyped `bb-path`: not made, the tables built aside and kept in memory.
         let dir =
             std::env::temp_dir().join(format!("kroon-on-demand-absent-{}", std::process::id()));
-        let tables = make(Some(&dir)).unwrap();
+        let (tables, said) = make(Some(&dir)).unwrap();
+        assert!(said.contains("kept in memory"), "{said}");
         assert_eq!(tables.complete_pieces(), PIECES, "{}", tables.describe());
         // Read whole: probed with their files gone.
         let won: kroon_rules::board::Position = "W:WK2,K23,K31:BK45".parse().unwrap();

@@ -204,10 +204,10 @@ impl Endgame {
     /// Without tables, a search of `pieces` or fewer asks for the ones a front end
     /// can make ([`on_demand`]) when the folder holds none, and the tables are taken
     /// up once made. Not under a node clock (`node_rate`), whose games must repeat
-    /// exactly however soon a build ends.
-    fn take_up_made_tables(&mut self, pieces: u32, node_rate: Option<u64>) {
+    /// exactly however soon a build ends. Whether they were taken up now.
+    fn take_up_made_tables(&mut self, pieces: u32, node_rate: Option<u64>) -> bool {
         if self.tables.is_some() || self.pieces < 2 || node_rate.is_some() {
-            return;
+            return false;
         }
         let dir = self.dir.as_deref();
         if pieces <= ASK_FOR_TABLES_PIECES
@@ -218,6 +218,7 @@ impl Endgame {
             on_demand::request(dir);
         }
         self.tables = on_demand::ready(dir);
+        self.tables.is_some()
     }
 }
 
@@ -454,7 +455,11 @@ impl Engine {
             }
         }
         let pieces = game.position().occupied().count();
-        self.endgame.take_up_made_tables(pieces, self.node_rate);
+        if self.endgame.take_up_made_tables(pieces, self.node_rate) {
+            // The table's scores were found without the tables: kept, they would cut
+            // the searches short of what the tables now know.
+            self.tt.clear();
+        }
         let params = SearchParams {
             position: *game.position(),
             keys: game.keys().to_vec(),

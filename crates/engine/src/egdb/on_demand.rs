@@ -11,9 +11,11 @@ use super::Tables;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-/// Makes the tables of a folder (None: the user has no data folder), or says why
-/// it could not. Runs on the build's own thread.
-pub type Maker = dyn Fn(Option<&Path>) -> Result<Tables, String> + Send + Sync;
+/// Makes the tables of a folder (None: the user has no data folder), with the line
+/// that tells the user so, or says why it could not. Runs on the build's own thread;
+/// the line is said once the searches can take the tables up, so that a user (or a
+/// test) who reads it and asks for a move gets a move searched with them.
+pub type Maker = dyn Fn(Option<&Path>) -> Result<(Tables, String), String> + Send + Sync;
 
 /// How this process makes tables, if it can.
 static MAKER: OnceLock<Box<Maker>> = OnceLock::new();
@@ -72,19 +74,17 @@ pub fn request(dir: Option<&Path>) {
     let started = std::thread::Builder::new()
         .name("kroon-tables".into())
         .spawn(move || {
-            let made = match maker(job.dir.as_deref()) {
-                Ok(mut tables) if !tables.is_empty() => {
+            let (made, said) = match maker(job.dir.as_deref()) {
+                Ok((mut tables, said)) if !tables.is_empty() => {
                     // As the tables a search opens: a probe never waits for a file.
                     tables.read_in_background();
-                    Some(Arc::new(tables))
+                    (Some(Arc::new(tables)), said)
                 }
-                Ok(_) => None,
-                Err(e) => {
-                    eprintln!("kroon: endgame tables not built: {e}");
-                    None
-                }
+                Ok((_, said)) => (None, said),
+                Err(e) => (None, format!("endgame tables not built: {e}")),
             };
             let _ = job.made.set(made);
+            eprintln!("kroon: {said}");
         });
     if let Err(e) = started {
         eprintln!("kroon: endgame tables not built: no thread for them: {e}");
