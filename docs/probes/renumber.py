@@ -23,4 +23,8 @@ def main(src, out, offset):
 if __name__ == "__main__":
     if len(sys.argv) != 4:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    try:
+        offset = int(sys.argv[3])
+    except ValueError:
+        sys.exit(f"OFFSET must be a whole number, not {sys.argv[3]!r}")
+    main(sys.argv[1], sys.argv[2], offset)

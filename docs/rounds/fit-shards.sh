@@ -10,7 +10,7 @@
 # K must be a binary whose built-in network is the Python package's in $PY's environment (the
 # same main): the labels and the static score that filters them are one network's.
 set -e
-round=${ROUND:?ROUND}
+round=${ROUND:?ROUND: the number of the round}
 init=${INIT:?INIT: the network to start from}
 out=${OUT:?OUT: the fitted network}
 label=${LABEL:-32000}

@@ -7,7 +7,7 @@
 #   ROUND=35 SNAP=s1 sh docs/rounds/snap-tail.sh
 #   ROUND=35 FROM="s1" SNAP=s2 sh docs/rounds/snap-tail.sh
 set -e
-round=${ROUND:?ROUND}
+round=${ROUND:?ROUND: the number of the round}
 snap=${SNAP:?SNAP: the name of the new shard}
 cd "${DATA:-/work/data}/r$round"
 for half in a b; do
