@@ -9,14 +9,6 @@
 set -e
 net=${NET:?NET: the network file to test}
 seed=${SEED:?SEED: a seed no earlier test used}
-k=${K:-kroon}
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-name=$(basename "$net" .net)
-mkdir -p "${DATA:-/work/data}/matches"
-cd "${DATA:-/work/data}/matches"
-exec "$k" match \
-    --engine "name=new cmd='$k hub' option.hash=32 option.book=off option.eval=$net" \
-    --engine "name=main cmd='$k hub' option.hash=32 option.book=off" \
-    --nodes 60000 --openings "$repo/openings/6-move.fen" --random --seed "$seed" \
-    --games 30000 --concurrency 2 --sprt "elo0=0 elo1=5 alpha=0.05 beta=0.05" \
-    --pdn "$name-n60k-s$seed.pdn" --resume
+NEW="option.hash=32 option.book=off option.eval=$net" BASE="option.hash=32 option.book=off" \
+    NODES=60000 SEED=$seed PDN="$(basename "$net" .net)-n60k-s$seed.pdn" \
+    exec sh "$(dirname "$0")/sprt-match.sh"
