@@ -15,6 +15,13 @@ for move (engines that search alike each time replay an opening they met before)
 counted and named, since they are no new evidence.
 
     python3 docs/sprt-sum.py NAME ELO0 ELO1 run1.pdn run2.pdn ...
+
+It ends by printing the games as a tally, `tally:W/D/L:P0/P1/P2/P3/P4` (NAME's wins, draws,
+losses, then its opening pairs scoring 0, 1/2, 1, 3/2, 2 points). A tally stands in for a PDN
+file among the arguments, so a test whose files went with a lost machine can go on from the
+tally its log row quotes, with a new seed:
+
+    python3 docs/sprt-sum.py new 0 5 tally:36/1183/26:0/30/560/31/1 run2.pdn
 """
 
 import math
@@ -58,6 +65,22 @@ def games_of(name, path):
     return out
 
 
+def tally(arg):
+    """The points of the games and of the pairs a `tally:W/D/L:P0/P1/P2/P3/P4` stands for."""
+    try:
+        _, games, pairs = arg.split(":")
+        w, d, l = (int(x) for x in games.split("/"))
+        by_pairs = [int(x) for x in pairs.split("/")]
+        if len(by_pairs) != 5 or min(w, d, l, *by_pairs) < 0:
+            raise ValueError
+    except ValueError:
+        sys.exit(
+            f"{arg}: a tally is tally:W/D/L:P0/P1/P2/P3/P4, counts of games and of pairs"
+        )
+    points = [1.0] * w + [0.5] * d + [0.0] * l
+    return points, [k / 4 for k, count in enumerate(by_pairs) for _ in range(count)]
+
+
 def gsprt(n, s, var, outcomes, elo0, elo1):
     """The normal approximation's LLR from n samples of mean s and variance var."""
     # Half a sample of each outcome borrowed, as kroon match does (src/matches/elo.rs).
@@ -74,8 +97,14 @@ def main():
         sys.exit(__doc__)
     name, elo0, elo1 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     points, pairs = [], []
-    for path in sys.argv[4:]:
-        games = games_of(name, path)
+    files = [arg for arg in sys.argv[4:] if not arg.startswith("tally:")]
+    for arg in sys.argv[4:]:
+        if arg.startswith("tally:"):
+            more_points, more_pairs = tally(arg)
+            points += more_points
+            pairs += more_pairs
+            continue
+        games = games_of(name, arg)
         points += [p for _, _, p in games]
         by_round = {r: (fen, p) for r, fen, p in games}
         for r, (fen, p) in by_round.items():
@@ -104,7 +133,9 @@ def main():
         f"[{elo(s - half):+.1f}, {elo(s + half):+.1f}], LLR {by_pairs} on {m} opening pairs "
         f"(games one by one: {by_games:.2f}; bounds ±{bound:.2f})"
     )
-    repeats = repeated_games(sys.argv[4:])
+    counts = "/".join(str(pairs.count(k / 4)) for k in range(5))
+    print(f"tally:{w}/{d}/{l}:{counts}")
+    repeats = repeated_games(files)
     if repeats:
         print(
             f"{repeats} of the {n} games repeat an earlier game move for move: no new evidence"
