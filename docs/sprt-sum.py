@@ -21,7 +21,7 @@ losses, then its opening pairs scoring 0, 1/2, 1, 3/2, 2 points). A tally stands
 file among the arguments, so a test whose files went with a lost machine can go on from the
 tally its log row quotes, with a new seed:
 
-    python3 docs/sprt-sum.py new 0 5 tally:36/1183/26:0/30/560/31/1 run2.pdn
+    python3 docs/sprt-sum.py new 0 5 tally:24/832/17:0/17/395/24/0 run2.pdn
 """
 
 import math
@@ -97,13 +97,14 @@ def main():
         sys.exit(__doc__)
     name, elo0, elo1 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     points, pairs = [], []
-    files = [arg for arg in sys.argv[4:] if not arg.startswith("tally:")]
+    files = []
     for arg in sys.argv[4:]:
         if arg.startswith("tally:"):
             more_points, more_pairs = tally(arg)
             points += more_points
             pairs += more_pairs
             continue
+        files.append(arg)
         games = games_of(name, arg)
         points += [p for _, _, p in games]
         by_round = {r: (fen, p) for r, fen, p in games}
