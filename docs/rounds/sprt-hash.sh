@@ -16,6 +16,13 @@ hash=${HASH:?HASH: the table to test, in MiB}
 base=${AGAINST:?AGAINST: the table it plays against, in MiB}
 seed=${SEED:?SEED: a seed no earlier test used}
 nodes=${NODES:-500000}
+# Checked here because an engine refuses a bad size with a Hub `error` and plays on with
+# its default table, which would make the test measure nothing.
+for mib in "$hash" "$base"; do
+    case $mib in
+    '' | *[!0-9]*) echo "sprt-hash.sh: a table size is a whole number of MiB, not '$mib'" >&2; exit 2 ;;
+    esac
+done
 NEW="option.book=off option.hash=$hash" BASE="option.book=off option.hash=$base" \
     NODES=$nodes SEED=$seed PDN="hash${hash}v$base-n$nodes-s$seed.pdn" \
     exec sh "$(dirname "$0")/sprt-match.sh"

@@ -8,8 +8,8 @@
 # tuning never reached (docs/tuning.md, "Settings at depth"). Resumes from its PDN file
 # (<TAG>-n<NODES>-s<SEED>.pdn in DATA/matches).
 #
-#   SET=lmr-max:3 TAG=lmrmax3 SEED=272 sh docs/rounds/sprt-setting.sh
-#   python3 docs/sprt-sum.py new 0 5 /work/data/matches/lmrmax3-n500000-s272.pdn
+#   SET=singular-depth:8 TAG=singular8 SEED=273 sh docs/rounds/sprt-setting.sh
+#   python3 docs/sprt-sum.py new 0 5 /work/data/matches/singular8-n500000-s273.pdn
 set -e
 setting=${SET:?SET: the setting to test, e.g. lmr-max:3}
 tag=${TAG:?TAG: a short name for the files}
