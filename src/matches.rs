@@ -105,6 +105,9 @@ pub fn run_match(
     };
     // Before the PDN file, so that a match refused here leaves no empty file.
     make_worker_dirs(config, total)?;
+    if earlier.games.len() < total {
+        check_options(config)?;
+    }
     let mut pdn_out = match pdn_file {
         Some(out) => Some(open_pdn(out, &earlier)?),
         None => None,
@@ -161,6 +164,25 @@ pub fn run_match(
         let _ = w.join();
     }
     Ok(summary)
+}
+
+/// Starts each engine given options once, before the first game, and stops the match
+/// if it refuses one: a mistyped `option.hash=abc` would otherwise go unnoticed while
+/// the engine plays every game on its default, and the match would measure the
+/// defaults against each other. Other faults at the start are left to the games,
+/// which the engine forfeits one by one with the reason in the PDN, as when it
+/// fails later on.
+fn check_options(config: &MatchConfig) -> Result<(), String> {
+    for spec in config.engines.iter().filter(|e| !e.options.is_empty()) {
+        match Player::start(&spec.for_worker(1)) {
+            Ok(player) => player.quit(),
+            Err(fault @ crate::client::fault::Fault::Options(_)) => {
+                return Err(format!("{}: {fault}", spec.name));
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// Opens the PDN file: a new one, or under `--resume` the earlier run's, its

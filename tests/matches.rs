@@ -643,6 +643,40 @@ fn dxp_engines_that_cannot_play_are_refused_before_the_match() {
 }
 
 #[test]
+fn an_option_the_engine_refuses_stops_the_match_before_its_first_game() {
+    // Kroon answers a size it cannot use with a Hub `error` and plays on with 64 MiB:
+    // a match that went on would test the default, not the 16 MiB asked for.
+    let dir = Scratch::new("refused-option");
+    let pdn = dir.join("refused.pdn");
+    let bad = format!("name=Big cmd='{KROON} hub' option.hash=16MB");
+    let k = kroon_engine("Kroon");
+    let pdn_arg = pdn.to_str().expect("a UTF-8 path");
+    let args = [
+        "--engine", &bad, "--engine", &k, "--depth", "1", "--pdn", pdn_arg,
+    ];
+    let err = refused(&args);
+    assert!(
+        err.contains("Big: refused its options: hash must be a whole number")
+            && err.contains("'16MB'"),
+        "{err}"
+    );
+    assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
+    // The same engine with a size it can use plays.
+    let good = format!("name=Big cmd='{KROON} hub' option.hash=16");
+    let (stdout, _) = run_match(
+        &[
+            "--engine", &good, "--engine", &k, "--depth", "1", "--games", "2",
+        ],
+        "good.pdn",
+    );
+    assert_eq!(
+        table(&stdout).iter().map(|r| r.1).collect::<Vec<_>>(),
+        [2, 2],
+        "{stdout}"
+    );
+}
+
+#[test]
 fn engines_of_games_played_side_by_side_get_a_folder_each() {
     // A program that writes fixed file names (Moby Dam's logs) needs a folder per
     // game played at once: `{worker}` in dir= (made by the runner) and in cmd=.

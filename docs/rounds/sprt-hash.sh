@@ -16,8 +16,9 @@ hash=${HASH:?HASH: the table to test, in MiB}
 base=${AGAINST:?AGAINST: the table it plays against, in MiB}
 seed=${SEED:?SEED: a seed no earlier test used}
 nodes=${NODES:-500000}
-# Checked here because an engine refuses a bad size with a Hub `error` and plays on with
-# its default table, which would make the test measure nothing.
+# Checked here, before anything starts: the engine answers a bad size with a Hub `error`
+# (and plays on with its default table), which `kroon match` since session 110 turns into a
+# refused match, but older binaries played on and measured nothing.
 for mib in "$hash" "$base"; do
     case $mib in
     '' | *[!0-9]*) echo "sprt-hash.sh: a table size is a whole number of MiB, not '$mib'" >&2; exit 2 ;;

@@ -100,7 +100,28 @@ impl EngineProcess {
             .map_err(start_fault)?;
         }
         self.send("init").map_err(start_fault)?;
-        self.wait_for("ready", deadline).map_err(start_fault)
+        // The answers to the `set-param`s come before `ready`: Kroon says `error` for a
+        // value it cannot use and plays on with its default, and Scan 2.0 says nothing.
+        let mut refusals = Vec::new();
+        loop {
+            let line = self.next_line(deadline).map_err(|f| match f {
+                Fault::Timeout(_) => Fault::Start("no 'ready' in time".into()),
+                other => start_fault(other),
+            })?;
+            match tokenize(&line) {
+                Ok((word, _)) if word == "ready" => break,
+                Ok((word, args)) if word == "error" => refusals.push(
+                    args.get("message")
+                        .map_or_else(|| line.clone(), String::from),
+                ),
+                _ => {}
+            }
+        }
+        if refusals.is_empty() {
+            Ok(())
+        } else {
+            Err(Fault::Options(refusals.join("; ")))
+        }
     }
 
     /// Writes one line and flushes it.

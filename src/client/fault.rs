@@ -8,6 +8,9 @@ use crate::dxp::message::EndReason;
 pub enum Fault {
     /// It did not start, or failed the handshake.
     Start(String),
+    /// It answered the options it was given (`set-param`) with these `error`s:
+    /// playing on would test its defaults, not what was asked.
+    Options(String),
     /// The process ended (crash or exit).
     Exited,
     /// No answer in time (a hang or a time overrun).
@@ -40,6 +43,7 @@ impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Fault::Start(why) => write!(f, "failed to start: {why}"),
+            Fault::Options(why) => write!(f, "refused its options: {why}"),
             Fault::Exited => write!(f, "the engine process exited"),
             Fault::Timeout(why) | Fault::Illegal(why) => write!(f, "{why}"),
             Fault::Io(why) => write!(f, "cannot write to the engine: {why}"),
