@@ -106,7 +106,7 @@ pub fn run_match(
     // Before the PDN file, so that a match refused here leaves no empty file.
     make_worker_dirs(config, total)?;
     if earlier.games.len() < total {
-        check_options(config)?;
+        check_hub_engines(config)?;
     }
     let mut pdn_out = match pdn_file {
         Some(out) => Some(open_pdn(out, &earlier)?),
@@ -166,20 +166,18 @@ pub fn run_match(
     Ok(summary)
 }
 
-/// Starts each engine given options once, before the first game, and stops the match
-/// if it refuses one: a mistyped `option.hash=abc` would otherwise go unnoticed while
-/// the engine plays every game on its default, and the match would measure the
-/// defaults against each other. Other faults at the start are left to the games,
-/// which the engine forfeits one by one with the reason in the PDN, as when it
-/// fails later on.
-fn check_options(config: &MatchConfig) -> Result<(), String> {
-    for spec in config.engines.iter().filter(|e| !e.options.is_empty()) {
+/// Starts each Hub engine once before the first game and stops the match if one
+/// cannot start or refuses an option: a mistyped program would otherwise forfeit
+/// every game, and a mistyped `option.hash=abc` would go unnoticed while the engine
+/// plays every game on its default, so that the match measured the defaults. A DXP
+/// engine is left to its games, which it forfeits one by one with the reason in the
+/// PDN: its start is a connection with a handshake per game, and Scan 2.0 ends after
+/// each connection anyway.
+fn check_hub_engines(config: &MatchConfig) -> Result<(), String> {
+    for spec in config.engines.iter().filter(|e| !e.is_dxp()) {
         match Player::start(&spec.for_worker(1)) {
             Ok(player) => player.quit(),
-            Err(fault @ crate::client::fault::Fault::Options(_)) => {
-                return Err(format!("{}: {fault}", spec.name));
-            }
-            Err(_) => {}
+            Err(fault) => return Err(format!("{}: {fault}", spec.name)),
         }
     }
     Ok(())

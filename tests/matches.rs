@@ -643,6 +643,24 @@ fn dxp_engines_that_cannot_play_are_refused_before_the_match() {
 }
 
 #[test]
+fn a_hub_engine_that_cannot_start_stops_the_match_before_its_first_game() {
+    let dir = Scratch::new("missing-engine");
+    let pdn = dir.join("missing.pdn");
+    let missing = dir.join("no-such-engine");
+    let gone = format!("name=Gone cmd='{} hub'", missing.display());
+    let k = kroon_engine("Kroon");
+    let pdn_arg = pdn.to_str().expect("a UTF-8 path");
+    let err = refused(&[
+        "--engine", &k, "--engine", &gone, "--depth", "1", "--pdn", pdn_arg,
+    ]);
+    assert!(
+        err.contains("Gone: failed to start") && err.contains("no-such-engine"),
+        "{err}"
+    );
+    assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
+}
+
+#[test]
 fn an_option_the_engine_refuses_stops_the_match_before_its_first_game() {
     // Kroon answers a size it cannot use with a Hub `error` and plays on with 64 MiB:
     // a match that went on would test the default, not the 16 MiB asked for.
