@@ -679,6 +679,18 @@ fn an_option_the_engine_refuses_stops_the_match_before_its_first_game() {
         "{err}"
     );
     assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
+    // A param it does not have, which Kroon would ignore quietly, is refused by name.
+    let typo = format!("name=Big cmd='{KROON} hub' option.hsah=16");
+    let args = [
+        "--engine", &typo, "--engine", &k, "--depth", "1", "--pdn", pdn_arg,
+    ];
+    let err = refused(&args);
+    assert!(
+        err.contains("Big: refused its options: it has no param hsah (its params: ")
+            && err.contains(" hash, "),
+        "{err}"
+    );
+    assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
     // The same engine with a size it can use plays.
     let good = format!("name=Big cmd='{KROON} hub' option.hash=16");
     let (stdout, _) = run_match(

@@ -90,7 +90,24 @@ impl EngineProcess {
         let deadline = Instant::now() + START_TIMEOUT;
         let start_fault = |f: Fault| Fault::Start(f.to_string());
         self.send("hub").map_err(start_fault)?;
-        self.wait_for("wait", deadline).map_err(start_fault)?;
+        let declared = self.params_until_wait(deadline).map_err(start_fault)?;
+        // An engine that declares its params has no others: a name it did not declare
+        // is a typo that it would ignore quietly (Kroon does, for the clients that send
+        // params it may not know), and the match would test its default. One that
+        // declares none cannot be checked.
+        let unknown: Vec<&str> = spec
+            .options
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| !declared.is_empty() && !declared.iter().any(|d| d == name))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(Fault::Options(format!(
+                "it has no param {} (its params: {})",
+                unknown.join(", "),
+                declared.join(", ")
+            )));
+        }
         for (name, value) in &spec.options {
             self.send(&format!(
                 "set-param name={} value={}",
@@ -141,14 +158,23 @@ impl EngineProcess {
         }
     }
 
-    fn wait_for(&self, word: &str, deadline: Instant) -> Result<(), Fault> {
+    /// Reads the answer to `hub` up to its `wait`: the names of the params the
+    /// engine declared on the way.
+    fn params_until_wait(&self, deadline: Instant) -> Result<Vec<String>, Fault> {
+        let mut declared = Vec::new();
         loop {
             let line = self.next_line(deadline).map_err(|f| match f {
-                Fault::Timeout(_) => Fault::Timeout(format!("no '{word}' in time")),
+                Fault::Timeout(_) => Fault::Timeout("no 'wait' in time".into()),
                 other => other,
             })?;
-            if tokenize(&line).is_ok_and(|(w, _)| w == word) {
-                return Ok(());
+            match tokenize(&line) {
+                Ok((word, _)) if word == "wait" => return Ok(declared),
+                Ok((word, args)) if word == "param" => {
+                    if let Some(name) = args.get("name") {
+                        declared.push(name.to_string());
+                    }
+                }
+                _ => {}
             }
         }
     }
