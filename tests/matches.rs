@@ -662,35 +662,31 @@ fn a_hub_engine_that_cannot_start_stops_the_match_before_its_first_game() {
 
 #[test]
 fn an_option_the_engine_refuses_stops_the_match_before_its_first_game() {
-    // Kroon answers a size it cannot use with a Hub `error` and plays on with 64 MiB:
-    // a match that went on would test the default, not the 16 MiB asked for.
+    // Kroon answers a size it cannot use with a Hub `error`, and ignores a param it does
+    // not have, and plays on with 64 MiB either way: a match that went on would test the
+    // default, not the 16 MiB asked for.
     let dir = Scratch::new("refused-option");
     let pdn = dir.join("refused.pdn");
-    let bad = format!("name=Big cmd='{KROON} hub' option.hash=16MB");
-    let k = kroon_engine("Kroon");
     let pdn_arg = pdn.to_str().expect("a UTF-8 path");
-    let args = [
-        "--engine", &bad, "--engine", &k, "--depth", "1", "--pdn", pdn_arg,
-    ];
-    let err = refused(&args);
-    assert!(
-        err.contains("Big: refused its options: hash must be a whole number")
-            && err.contains("'16MB'"),
-        "{err}"
-    );
-    assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
-    // A param it does not have, which Kroon would ignore quietly, is refused by name.
-    let typo = format!("name=Big cmd='{KROON} hub' option.hsah=16");
-    let args = [
-        "--engine", &typo, "--engine", &k, "--depth", "1", "--pdn", pdn_arg,
-    ];
-    let err = refused(&args);
-    assert!(
-        err.contains("Big: refused its options: it has no param hsah (its params: ")
-            && err.contains(" hash, "),
-        "{err}"
-    );
-    assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
+    let k = kroon_engine("Kroon");
+    for (option, words) in [
+        (
+            "option.hash=16MB",
+            ["hash must be a whole number", "'16MB'"],
+        ),
+        (
+            "option.hsah=16",
+            ["it has no param hsah (its params: ", " hash, "],
+        ),
+    ] {
+        let big = format!("name=Big cmd='{KROON} hub' {option}");
+        let err = refused(&[
+            "--engine", &big, "--engine", &k, "--depth", "1", "--pdn", pdn_arg,
+        ]);
+        assert!(err.contains("Big: refused its options: "), "{err}");
+        assert!(words.iter().all(|w| err.contains(w)), "{err}");
+        assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
+    }
     // The same engine with a size it can use plays.
     let good = format!("name=Big cmd='{KROON} hub' option.hash=16");
     let (stdout, _) = run_match(
