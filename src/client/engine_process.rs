@@ -4,7 +4,7 @@
 
 use super::engine_spec::EngineSpec;
 use super::fault::Fault;
-use crate::hub::command::tokenize;
+use crate::hub::command::{tokenize, Args};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -90,7 +90,13 @@ impl EngineProcess {
         let deadline = Instant::now() + START_TIMEOUT;
         let start_fault = |f: Fault| Fault::Start(f.to_string());
         self.send("hub").map_err(start_fault)?;
-        let declared = self.params_until_wait(deadline).map_err(start_fault)?;
+        let mut declared = Vec::new();
+        self.read_until("wait", deadline, |word, args, _| {
+            if word == "param" {
+                declared.extend(args.get("name").map(String::from));
+            }
+        })
+        .map_err(start_fault)?;
         // An engine that declares its params has no others: a name it did not declare
         // is a typo that it would ignore quietly (Kroon does, for the clients that send
         // params it may not know), and the match would test its default. One that
@@ -120,20 +126,15 @@ impl EngineProcess {
         // The answers to the `set-param`s come before `ready`: Kroon says `error` for a
         // value it cannot use and plays on with its default, and Scan 2.0 says nothing.
         let mut refusals = Vec::new();
-        loop {
-            let line = self.next_line(deadline).map_err(|f| match f {
-                Fault::Timeout(_) => Fault::Start("no 'ready' in time".into()),
-                other => start_fault(other),
-            })?;
-            match tokenize(&line) {
-                Ok((word, _)) if word == "ready" => break,
-                Ok((word, args)) if word == "error" => refusals.push(
+        self.read_until("ready", deadline, |word, args, line| {
+            if word == "error" {
+                refusals.push(
                     args.get("message")
-                        .map_or_else(|| line.clone(), String::from),
-                ),
-                _ => {}
+                        .map_or_else(|| line.to_string(), String::from),
+                );
             }
-        }
+        })
+        .map_err(start_fault)?;
         if refusals.is_empty() {
             Ok(())
         } else {
@@ -158,23 +159,23 @@ impl EngineProcess {
         }
     }
 
-    /// Reads the answer to `hub` up to its `wait`: the names of the params the
-    /// engine declared on the way.
-    fn params_until_wait(&self, deadline: Instant) -> Result<Vec<String>, Fault> {
-        let mut declared = Vec::new();
+    /// Reads the engine's lines up to the first whose word is `end`, handing each
+    /// before it (its word, its `name=value` pairs, the line) to `each`.
+    fn read_until(
+        &self,
+        end: &str,
+        deadline: Instant,
+        mut each: impl FnMut(&str, &Args, &str),
+    ) -> Result<(), Fault> {
         loop {
             let line = self.next_line(deadline).map_err(|f| match f {
-                Fault::Timeout(_) => Fault::Timeout("no 'wait' in time".into()),
+                Fault::Timeout(_) => Fault::Timeout(format!("no '{end}' in time")),
                 other => other,
             })?;
             match tokenize(&line) {
-                Ok((word, _)) if word == "wait" => return Ok(declared),
-                Ok((word, args)) if word == "param" => {
-                    if let Some(name) = args.get("name") {
-                        declared.push(name.to_string());
-                    }
-                }
-                _ => {}
+                Ok((word, _)) if word == end => return Ok(()),
+                Ok((word, args)) => each(&word, &args, &line),
+                Err(_) => {}
             }
         }
     }

@@ -8,8 +8,9 @@ use crate::dxp::message::EndReason;
 pub enum Fault {
     /// It did not start, or failed the handshake.
     Start(String),
-    /// It answered the options it was given (`set-param`) with these `error`s:
-    /// playing on would test its defaults, not what was asked.
+    /// It refused the options it was given: a param it did not declare, or a
+    /// `set-param` answered with `error`. Playing on would test its defaults, not
+    /// what was asked.
     Options(String),
     /// The process ended (crash or exit).
     Exited,
