@@ -106,7 +106,7 @@ pub fn run_match(
     // Before the PDN file, so that a match refused here leaves no empty file.
     make_worker_dirs(config, total)?;
     if earlier.games.len() < total {
-        check_hub_engines(config)?;
+        check_engines(config)?;
     }
     let mut pdn_out = match pdn_file {
         Some(out) => Some(open_pdn(out, &earlier)?),
@@ -166,19 +166,17 @@ pub fn run_match(
     Ok(summary)
 }
 
-/// Starts each Hub engine once before the first game and stops the match if one
-/// cannot start or refuses an option: a mistyped program would otherwise forfeit
-/// every game, and a mistyped `option.hash=abc` would go unnoticed while the engine
-/// plays every game on its default, so that the match measured the defaults. A DXP
-/// engine is left to its games, which it forfeits one by one with the reason in the
-/// PDN: its start is a connection with a handshake per game, and Scan 2.0 ends after
-/// each connection anyway.
-fn check_hub_engines(config: &MatchConfig) -> Result<(), String> {
-    for spec in config.engines.iter().filter(|e| !e.is_dxp()) {
-        match Player::start(&spec.for_worker(1)) {
-            Ok(player) => player.quit(),
-            Err(fault) => return Err(format!("{}: {fault}", spec.name)),
-        }
+/// Starts each engine once before the first game and stops the match if one
+/// cannot: a mistyped program would otherwise forfeit every game. A Hub engine
+/// also goes through its handshake, so that one that refuses an option stops the
+/// match too: a mistyped `option.hash=abc` would go unnoticed while the engine
+/// plays every game on its default, and the match measured the defaults. A DXP
+/// engine's process is only started and ended: its handshake is a game offer, and
+/// Scan 2.0 ends after each connection anyway, so a program that runs but does not
+/// speak DXP is left to forfeit its games one by one with the reason in the PDN.
+fn check_engines(config: &MatchConfig) -> Result<(), String> {
+    for spec in &config.engines {
+        Player::check(&spec.for_worker(1)).map_err(|fault| format!("{}: {fault}", spec.name))?;
     }
     Ok(())
 }

@@ -643,21 +643,48 @@ fn dxp_engines_that_cannot_play_are_refused_before_the_match() {
 }
 
 #[test]
-fn a_hub_engine_that_cannot_start_stops_the_match_before_its_first_game() {
+fn an_engine_that_cannot_start_stops_the_match_before_its_first_game() {
     let dir = Scratch::new("missing-engine");
     let pdn = dir.join("missing.pdn");
-    let missing = dir.join("no-such-engine");
-    let gone = format!("name=Gone cmd='{} hub'", missing.display());
-    let k = kroon_engine("Kroon");
     let pdn_arg = pdn.to_str().expect("a UTF-8 path");
-    let err = refused(&[
-        "--engine", &k, "--engine", &gone, "--depth", "1", "--pdn", pdn_arg,
-    ]);
-    assert!(
-        err.contains("Gone: failed to start") && err.contains("no-such-engine"),
-        "{err}"
-    );
-    assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
+    let missing = dir.join("no-such-engine").display().to_string();
+    let no_folder = dir.join("no-such-folder").display().to_string();
+    let k = kroon_engine("Kroon");
+    // A mistyped program, over Hub and over DXP, and a `dir=` that is not there:
+    // each would otherwise forfeit every game of the match.
+    let cases = [
+        (
+            format!("name=Gone cmd='{missing} hub'"),
+            "--depth",
+            "1",
+            "no-such-engine",
+        ),
+        (
+            format!("name=Gone proto=dxp cmd='{missing} {{port}}'"),
+            "--tc",
+            "60",
+            "no-such-engine",
+        ),
+        (
+            format!(
+                "name=Gone cmd='{} hub' dir={no_folder}",
+                env!("CARGO_BIN_EXE_kroon")
+            ),
+            "--depth",
+            "1",
+            "no folder",
+        ),
+    ];
+    for (gone, limit, value, why) in &cases {
+        let err = refused(&[
+            "--engine", &k, "--engine", gone, limit, value, "--pdn", pdn_arg,
+        ]);
+        assert!(
+            err.contains("Gone: failed to start") && err.contains(why),
+            "{gone}: {err}"
+        );
+        assert!(!pdn.exists(), "a refused match wrote {}", pdn.display());
+    }
 }
 
 #[test]

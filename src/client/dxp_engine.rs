@@ -122,6 +122,16 @@ impl DxpEngine {
         Err(last)
     }
 
+    /// Starts the engine's process and ends it at once, before any connection:
+    /// whether its program can run at all (it exists, may be executed, and its
+    /// folder is there). A program that runs but does not speak DXP passes; it
+    /// forfeits its games with the reason, as a crash does.
+    pub fn check_program(spec: &EngineSpec) -> Result<(), Fault> {
+        let (child, _stdin) = spawn(spec, free_port()?)?;
+        let _ = kill_with(child, Fault::Start(String::new()).into());
+        Ok(())
+    }
+
     fn start_once(
         spec: &EngineSpec,
         listener: Listener,
@@ -206,10 +216,9 @@ fn spawn(spec: &EngineSpec, port: u16) -> Result<(Child, ChildStdin), Fault> {
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    let mut child = command.spawn().map_err(|e| {
-        let program = std::path::Path::new(command.get_program()).display();
-        Fault::Start(format!("{program}: {e}"))
-    })?;
+    let mut child = command
+        .spawn()
+        .map_err(|e| Fault::Start(spec.start_failure(&command, &e)))?;
     match child.stdin.take() {
         Some(stdin) => Ok((child, stdin)),
         None => Err(kill_with(child, Fault::Start("no pipe to the process".into()).into()).fault),

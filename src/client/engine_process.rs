@@ -45,10 +45,9 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             // Diagnostics would garble the progress line; engines talk on stdout.
             .stderr(Stdio::null());
-        let mut child = command.spawn().map_err(|e| {
-            let program = std::path::Path::new(command.get_program()).display();
-            Fault::Start(format!("{program}: {e}"))
-        })?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| Fault::Start(spec.start_failure(&command, &e)))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();

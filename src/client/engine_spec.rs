@@ -128,6 +128,16 @@ impl EngineSpec {
         command
     }
 
+    /// Why `command` (made by [`EngineSpec::process`]) did not start: the system's
+    /// error names the program even when what is missing is the `dir=` folder.
+    #[must_use]
+    pub fn start_failure(&self, command: &Command, e: &std::io::Error) -> String {
+        match &self.dir {
+            Some(dir) if !dir.is_dir() => format!("no folder {} to run it in", dir.display()),
+            _ => format!("{}: {e}", PathBuf::from(command.get_program()).display()),
+        }
+    }
+
     /// Whether `cmd=` says where the port goes.
     #[must_use]
     pub fn takes_port(&self) -> bool {

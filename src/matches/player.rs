@@ -58,6 +58,17 @@ impl Player {
         }
     }
 
+    /// Whether the engine `spec` describes can start, before a match: a Hub engine
+    /// is started through its handshake (its options set) and quit; a DXP engine's
+    /// process is only started and ended, as its handshake is a game offer.
+    pub fn check(spec: &EngineSpec) -> Result<(), Fault> {
+        if spec.is_dxp() {
+            DxpEngine::check_program(spec)
+        } else {
+            EngineProcess::start(spec).map(EngineProcess::quit)
+        }
+    }
+
     /// Whether it can play a game.
     pub fn is_alive(&mut self) -> bool {
         match self {
