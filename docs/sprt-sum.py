@@ -29,17 +29,23 @@ import re
 import sys
 
 
-def repeated_games(paths):
-    """How many games of these files repeat an earlier game move for move, colours too."""
-    seen, repeats = set(), 0
+def repeated_games(name, paths):
+    """How many games of these files repeat an earlier game move for move, colours too,
+    and the points `name` scored in the others (each game counted the first time only)."""
+    seen, repeats, distinct = set(), 0, []
     for path in paths:
         with open(path, encoding="utf-8") as f:
             for game in f.read().split("[Event")[1:]:
                 players = tuple(re.findall(r'\[(?:White|Black|FEN) "([^"]*)"', game))
                 moves = " ".join(re.sub(r"\[[^\]]*\]|\{[^}]*\}", " ", game).split())
-                repeats += (players, moves) in seen
+                if (players, moves) in seen:
+                    repeats += 1
+                    continue
                 seen.add((players, moves))
-    return repeats
+                points = points_of(name, game)
+                if points is not None:
+                    distinct.append(points)
+    return repeats, distinct
 
 
 def tag(game, name):
@@ -48,20 +54,25 @@ def tag(game, name):
     return found[1] if found else None
 
 
+def points_of(name, game):
+    """The points `name` scored in a finished game's text, or None."""
+    white, black, result = (tag(game, t) for t in ("White", "Black", "Result"))
+    if name not in (white, black) or result not in ("2-0", "1-1", "0-2"):
+        return None
+    if result == "1-1":
+        return 0.5
+    winner = white if result == "2-0" else black
+    return 1.0 if winner == name else 0.0
+
+
 def games_of(name, path):
     """(round, opening, points for `name`) of each game `name` played in a file."""
     out = []
     with open(path, encoding="utf-8") as f:
         for game in f.read().split("[Event")[1:]:
-            white, black, result = (tag(game, t) for t in ("White", "Black", "Result"))
-            if name not in (white, black) or result not in ("2-0", "1-1", "0-2"):
-                continue
-            if result == "1-1":
-                points = 0.5
-            else:
-                winner = white if result == "2-0" else black
-                points = 1.0 if winner == name else 0.0
-            out.append((int(tag(game, "Round")), tag(game, "FEN"), points))
+            points = points_of(name, game)
+            if points is not None:
+                out.append((int(tag(game, "Round")), tag(game, "FEN"), points))
     return out
 
 
@@ -136,10 +147,14 @@ def main():
     )
     counts = "/".join(str(pairs.count(k / 4)) for k in range(5))
     print(f"tally:{w}/{d}/{l}:{counts}")
-    repeats = repeated_games(files)
+    repeats, distinct = repeated_games(name, files)
     if repeats:
+        dn = len(distinct)
+        ds = sum(distinct) / dn
         print(
-            f"{repeats} of the {n} games repeat an earlier game move for move: no new evidence"
+            f"{repeats} of the {n} games repeat an earlier game move for move: no new evidence; "
+            f"the {dn} distinct ones +{distinct.count(1.0)} ={distinct.count(0.5)} "
+            f"-{distinct.count(0.0)}, {100 * ds:.1f}%, Elo {elo(ds):+.1f}"
         )
 
 
