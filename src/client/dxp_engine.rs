@@ -128,7 +128,7 @@ impl DxpEngine {
     /// forfeits its games with the reason, as a crash does.
     pub fn check_program(spec: &EngineSpec) -> Result<(), Fault> {
         let (child, _stdin) = spawn(spec, free_port()?)?;
-        let _ = kill_with(child, Fault::Start(String::new()).into());
+        end(child);
         Ok(())
     }
 
@@ -225,9 +225,14 @@ fn spawn(spec: &EngineSpec, port: u16) -> Result<(Child, ChildStdin), Fault> {
     }
 }
 
-fn kill_with(mut child: Child, e: StartError) -> StartError {
+/// Kills the process and reaps it.
+fn end(mut child: Child) {
     let _ = child.kill();
     let _ = child.wait();
+}
+
+fn kill_with(child: Child, e: StartError) -> StartError {
+    end(child);
     e
 }
 
