@@ -104,9 +104,9 @@ impl EngineProcess {
             .options
             .iter()
             .map(|(name, _)| name.as_str())
-            .filter(|name| !declared.is_empty() && !declared.iter().any(|d| d == name))
+            .filter(|name| !declared.iter().any(|d| d == name))
             .collect();
-        if !unknown.is_empty() {
+        if !declared.is_empty() && !unknown.is_empty() {
             return Err(Fault::Options(format!(
                 "it has no param {} (its params: {})",
                 unknown.join(", "),
