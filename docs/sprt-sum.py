@@ -149,13 +149,16 @@ def main():
     print(f"tally:{w}/{d}/{l}:{counts}")
     repeats, distinct = repeated_games(name, files)
     if repeats:
-        dn = len(distinct)
-        ds = sum(distinct) / dn
-        print(
-            f"{repeats} of the {n} games repeat an earlier game move for move: no new evidence; "
-            f"the {dn} distinct ones +{distinct.count(1.0)} ={distinct.count(0.5)} "
-            f"-{distinct.count(0.0)}, {100 * ds:.1f}%, Elo {elo(ds):+.1f}"
-        )
+        line = f"{repeats} of the {n} games repeat an earlier game move for move: no new evidence"
+        # Only unfinished games repeated leave no scored game to sum.
+        if distinct:
+            ds = sum(distinct) / len(distinct)
+            line += (
+                f"; the {len(distinct)} distinct ones +{distinct.count(1.0)} "
+                f"={distinct.count(0.5)} -{distinct.count(0.0)}, {100 * ds:.1f}%, "
+                f"Elo {elo(ds):+.1f}"
+            )
+        print(line)
 
 
 main()
